@@ -1,0 +1,25 @@
+/**
+ * Jest runs TypeScript through @swc/jest (type checks are `tsc -b`, run by `npm test` first).
+ * jose is ESM-only, so it is transformed too. Workspace imports resolve to their sources.
+ * Projects: `unit` (every workspace's test/ folder), `e2e` (test/e2e: separate processes),
+ * `faults` (test/faults: kill -9 and restarts).
+ */
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': swc, '^.+\\.m?js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  moduleNameMapper: {
+    '^@guildhall/shared$': '<rootDir>/libs/shared/src/index.ts',
+    '^@guildhall/shared/testing$': '<rootDir>/libs/shared/src/testing/index.ts',
+    '^@guildhall/embedded-mongo$': '<rootDir>/libs/embedded-mongo/src/index.ts',
+  },
+};
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.test.ts'] },
+  ],
+};
