@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import mongoose, { Schema } from 'mongoose';
+import type { Logger } from '../logger';
+import { type Poller, startPoller } from '../poller';
+import { currentRequestId, runWithRequestId } from '../requestContext';
+import type { EventBus } from './eventBus';
+
+/** A service event: what `Outbox.emit` takes and what consumers receive as the message data. */
+export interface ServiceEvent<T = unknown> {
+  /** Unique id; also the JetStream `Nats-Msg-Id`. */
+  id: string;
+  /** Dotted name, e.g. `case.created`. */
+  type: string;
+  service: string;
+  guild: string;
+  /** ISO 8601 time of the change. */
+  at: string;
+  data: T;
+}
+
+interface OutboxRow {
+  _id: string;
+  subject: string;
+  event: ServiceEvent;
+  requestId: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+const outboxSchema = new Schema<OutboxRow>(
+  {
+    _id: { type: String, required: true },
+    subject: { type: String, required: true },
+    event: { type: Schema.Types.Mixed, required: true },
+    requestId: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    sentAt: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'outbox' },
+);
+outboxSchema.index({ sentAt: 1, createdAt: 1 });
+outboxSchema.index(
+  { sentAt: 1 },
+  { expireAfterSeconds: 24 * 3600, partialFilterExpression: { sentAt: { $type: 'date' } } },
+);
+
+/**
+ * Transactional-outbox publisher: `emit` stores the event in the service's own database first, then tries to
+ * publish it; a poller republishes whatever is still unsent (NATS down, process killed). JetStream's
+ * de-duplication on the event id makes the retry safe. Sent rows expire after a day.
+ */
+export class Outbox {
+  private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
+  private readonly poller: Poller;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly service: string,
+    logger: Logger,
+  ) {
+    this.poller = startPoller('outbox', 1_000, () => this.flush(), logger);
+  }
+
+  /**
+   * Stores and publishes event `type` of `guild` on `events.<service>.<guild>.<type>`. Resolves once stored;
+   * the publish itself is retried until NATS accepts it.
+   */
+  async emit<T>(guild: string, type: string, data: T): Promise<ServiceEvent<T>> {
+    const event: ServiceEvent<T> = {
+      id: randomUUID(),
+      type,
+      service: this.service,
+      guild,
+      at: new Date().toISOString(),
+      data,
+    };
+    const row = {
+      _id: event.id,
+      subject: `events.${this.service}.${guild}.${type}`,
+      event,
+      requestId: currentRequestId() ?? null,
+      createdAt: new Date(),
+      sentAt: null,
+    };
+    await this.model.create(row);
+    await this.send(row as OutboxRow).catch(() => undefined);
+    return event;
+  }
+
+  /** Publishes every unsent row, oldest first. */
+  async flush(): Promise<void> {
+    if (!this.bus.isConnected()) return;
+    const rows = await this.model.find({ sentAt: null }).sort({ createdAt: 1 }).limit(500).lean<OutboxRow[]>();
+    for (const row of rows) await this.send(row);
+  }
+
+  /** Stops the retry poller (after its current run). */
+  async stop(): Promise<void> {
+    await this.poller.stop();
+  }
+
+  private async send(row: OutboxRow): Promise<void> {
+    await runWithRequestId(row.requestId ?? row._id, () => this.bus.publish(row.subject, row.event, row._id));
+    await this.model.updateOne({ _id: row._id }, { $set: { sentAt: new Date() } });
+  }
+}

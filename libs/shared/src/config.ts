@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Raised at boot when the environment does not satisfy a service's config schema; names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/**
+ * Variables every service reads. Each service extends it with its own (see `loadConfig`).
+ * - `PORT`: TCP port of the service's HTTP server (0 = random, used by tests).
+ * - `MONGO_URL`: MongoDB URL without a database; `MONGO_DB` names the service's own database.
+ * - `NATS_URL`: NATS server with JetStream; `NATS_NAMESPACE` prefixes every subject and stream (tests isolate with it).
+ * - `IDENTITY_SECRET`: HMAC key (>= 32 chars) of the internal identity token the gateway signs.
+ * - `PLATFORM_API_URL` / `PLATFORM_BOT_TOKEN`: the chat platform's REST base URL (the client appends `/v10`) and bot token.
+ */
+export const baseConfigShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port,
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL'),
+  MONGO_DB: z.string().min(1),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  NATS_NAMESPACE: z
+    .string()
+    .regex(/^[a-zA-Z0-9_]*$/, 'letters, digits and _ only')
+    .default(''),
+  IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  PLATFORM_API_URL: z.string().url().default('https://discord.com/api'),
+  PLATFORM_BOT_TOKEN: z.string().default(''),
+  BODY_LIMIT: z.string().default('100kb'),
+  PEER_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  VALIDATE_RESPONSES: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
+};
+
+export type BaseConfig = z.infer<z.ZodObject<typeof baseConfigShape>>;
+
+/**
+ * Parses `env` against the base shape plus `extra`. Throws `ConfigError` naming each missing or invalid
+ * variable (`NAME: reason`), so a misconfigured service refuses to start with a clear message.
+ */
+export function loadConfig<E extends z.ZodRawShape>(
+  extra: E,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<z.ZodObject<typeof baseConfigShape & E>> {
+  const schema = z.object({ ...baseConfigShape, ...extra });
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  }
+  return parsed.data as z.infer<z.ZodObject<typeof baseConfigShape & E>>;
+}

@@ -1,0 +1,317 @@
+import { z } from 'zod';
+import { CapSchema } from './caps';
+import { BooleanQuery, DateTime, GuildParams, Snowflake } from './common';
+import { defineRoute } from './route';
+
+export const FEATURE_STATES = ['off', 'on', 'partial'] as const;
+/** Channel kinds of the structure (the platform's channel types, named). */
+export const CHANNEL_KINDS = [
+  'text',
+  'voice',
+  'category',
+  'announcement',
+  'stage',
+  'forum',
+  'media',
+  'thread',
+] as const;
+/** Item kinds of packs and slots. */
+export const ITEM_KINDS = ['emoji', 'animated_emoji', 'sticker'] as const;
+
+export const SetupPlace = z.strictObject({ id: z.string(), name: z.string() });
+export const SetupTemplate = z
+  .strictObject({
+    key: z.string(),
+    name: z.string(),
+    description: z.string(),
+    steps: z.array(
+      z.strictObject({
+        feature: z.string(),
+        input: z.strictObject({ places: z.record(z.string(), SetupPlace), gate: z.boolean(), preset: z.string() }),
+      }),
+    ),
+  })
+  .meta({ id: 'SetupTemplate' });
+export const FeatureEntry = z
+  .strictObject({ feature: z.string(), state: z.enum(FEATURE_STATES), note: z.string() })
+  .meta({ id: 'FeatureEntry' });
+
+export const ChannelTag = z
+  .strictObject({ id: Snowflake, name: z.string(), emoji: z.string().nullable(), moderated: z.boolean() })
+  .meta({ id: 'ChannelTag' });
+export const StructureRole = z
+  .strictObject({
+    id: Snowflake,
+    name: z.string(),
+    color: z.number().int(),
+    position: z.number().int(),
+    managed: z.boolean(),
+    permissions: z.array(z.string()),
+  })
+  .meta({ id: 'StructureRole' });
+export const StructureChannel = z
+  .strictObject({
+    id: Snowflake,
+    name: z.string(),
+    kind: z.enum(CHANNEL_KINDS),
+    parent: Snowflake.nullable(),
+    position: z.number().int(),
+    tags: z.array(ChannelTag),
+  })
+  .meta({ id: 'StructureChannel' });
+
+export const StaffRoleEntry = z
+  .strictObject({
+    role: Snowflake,
+    name: z.string(),
+    color: z.number().int(),
+    auto: z.boolean(),
+    discord: z.array(z.string()),
+    caps: z.array(CapSchema),
+  })
+  .meta({ id: 'StaffRoleEntry' });
+
+/** A managed forum status. `archiveAfter`: minutes (the platform's auto-archive durations 60, 1440, 4320, 10080; 0 = never). */
+export const ForumStatus = z
+  .strictObject({
+    tag: Snowflake,
+    reply: z.string().max(2000),
+    rewardRole: Snowflake.nullable(),
+    lock: z.boolean(),
+    archiveAfter: z.union([z.literal(0), z.literal(60), z.literal(1440), z.literal(4320), z.literal(10080)]),
+  })
+  .meta({ id: 'ForumStatus' });
+export const Forum = z
+  .strictObject({
+    forum: Snowflake,
+    name: z.string(),
+    defaultTag: Snowflake.nullable(),
+    defaultReaction: z.string().nullable(),
+    managed: z.boolean(),
+    tags: z.array(ChannelTag),
+    statuses: z.array(ForumStatus),
+  })
+  .meta({ id: 'Forum' });
+export const ForumPost = z
+  .strictObject({
+    thread: Snowflake,
+    guild: Snowflake,
+    forum: Snowflake,
+    author: Snowflake,
+    authorName: z.string(),
+    title: z.string(),
+    tags: z.array(Snowflake),
+    votes: z.number().int(),
+    archived: z.boolean(),
+    assignee: Snowflake.nullable(),
+    assigneeName: z.string().nullable(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'ForumPost' });
+
+export const PacksResponse = z
+  .strictObject({
+    enabled: z.boolean(),
+    packs: z.array(
+      z.strictObject({
+        pack: Snowflake,
+        name: z.string(),
+        position: z.number().int(),
+        contributes: z.boolean(),
+        items: z.number().int(),
+      }),
+    ),
+    available: z.array(z.strictObject({ id: Snowflake, name: z.string(), createdAt: DateTime })),
+    loose: z.array(
+      z.strictObject({
+        id: Snowflake,
+        kind: z.enum(ITEM_KINDS),
+        name: z.string(),
+        animated: z.boolean(),
+        url: z.string(),
+      }),
+    ),
+    slots: z.array(z.strictObject({ kind: z.enum(ITEM_KINDS), used: z.number().int(), limit: z.number().int() })),
+  })
+  .meta({ id: 'Packs' });
+
+export const ItemDeletionResult = z
+  .strictObject({ applied: z.boolean(), lines: z.array(z.string()), conflicts: z.array(z.string()) })
+  .meta({ id: 'ItemDeletionResult' });
+
+const Ids = z.strictObject({ ids: z.array(Snowflake).min(1).max(250) });
+
+export const communityRoutes = {
+  getSetup: defineRoute({
+    id: 'getSetup',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/setup',
+    service: 'community',
+    auth: 'guild',
+    cap: 'setup.manage',
+    inSpec: true,
+    summary: 'Setup templates and feature states',
+    description:
+      'The setup templates (presets such as community, support, gaming) with the features and places (channels and ' +
+      'roles) each step needs, and each feature’s state (`off`/`on`/`partial`) computed from the services’ settings.',
+    params: GuildParams,
+    success: {
+      status: 200,
+      schema: z
+        .strictObject({ templates: z.array(SetupTemplate), features: z.array(FeatureEntry) })
+        .meta({ id: 'Setup' }),
+      description: 'Templates and features',
+    },
+    errors: [],
+  }),
+  getStructure: defineRoute({
+    id: 'getStructure',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/structure',
+    service: 'community',
+    auth: 'guild',
+    cap: 'structure.read',
+    inSpec: true,
+    summary: 'Roles and channels',
+    description:
+      'Roles (permissions as the platform’s permission names) and channels (kind, parent, position, forum tags) kept ' +
+      'current from platform dispatches, fetched from the platform when missing or stale; `botTop` is the position of ' +
+      'the bot’s highest role.',
+    params: GuildParams,
+    success: {
+      status: 200,
+      schema: z
+        .strictObject({ roles: z.array(StructureRole), channels: z.array(StructureChannel), botTop: z.number().int() })
+        .meta({ id: 'Structure' }),
+      description: 'Structure',
+    },
+    errors: [502],
+  }),
+  putStaffRole: defineRoute({
+    id: 'putStaffRole',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/staff/{role}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'staff.manage',
+    inSpec: true,
+    summary: "Set a staff role's capabilities",
+    description:
+      'Sets the capabilities of `role` (unknown cap -> 400; a role not of this guild -> 404; a managed role -> 400). ' +
+      'An empty list removes the role from staff. Answers every staff role with its platform permissions (`discord`) ' +
+      'and caps; `auto` marks roles that hold caps through their platform permissions.',
+    params: z.strictObject({ guild: Snowflake, role: Snowflake }),
+    body: z.strictObject({ caps: z.array(CapSchema).max(50) }),
+    success: {
+      status: 200,
+      schema: z.strictObject({ roles: z.array(StaffRoleEntry) }).meta({ id: 'StaffRoles' }),
+      description: 'All staff roles',
+    },
+    errors: [400, 404],
+  }),
+  putForum: defineRoute({
+    id: 'putForum',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/forums/{forum}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'forums.manage',
+    inSpec: true,
+    summary: "Set a forum's statuses",
+    description:
+      'Makes the forum managed with these statuses: each names one of the forum’s tags (at most 20, the platform’s ' +
+      'limit) with a reply text, an optional reward role, lock, and `archiveAfter` minutes. Unknown tag or role -> 400; ' +
+      'a channel that is not a forum of this guild -> 404.',
+    params: z.strictObject({ guild: Snowflake, forum: Snowflake }),
+    body: z.strictObject({ statuses: z.array(ForumStatus).max(20) }),
+    success: { status: 200, schema: Forum, description: 'The forum record' },
+    errors: [400, 404],
+  }),
+  putPostStatus: defineRoute({
+    id: 'putPostStatus',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/posts/{thread}/status',
+    service: 'community',
+    auth: 'guild',
+    cap: 'posts.manage',
+    inSpec: true,
+    summary: "Set a forum post's status",
+    description:
+      'Applies status `tag` to the post on the platform (replacing other status tags, keeping other tags, at most 5), ' +
+      'posts the status reply, gives the reward role to the post’s author, locks and/or schedules archiving, and ' +
+      'journals `forum_status`. 400 when the tag is not a status of the post’s forum; 404 unknown post.',
+    params: z.strictObject({ guild: Snowflake, thread: Snowflake }),
+    body: z.strictObject({ tag: Snowflake }),
+    success: { status: 200, schema: ForumPost, description: 'The post' },
+    errors: [400, 404, 502],
+  }),
+  getPacks: defineRoute({
+    id: 'getPacks',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/packs',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: true,
+    summary: 'Packs, available packs, loose items and slots',
+    description:
+      'Subscribed packs in position order, packs available to subscribe, the guild’s items in no pack (`loose`), and ' +
+      'per item kind the slots `used` and `limit` (from the guild’s boost tier).',
+    params: GuildParams,
+    success: { status: 200, schema: PacksResponse, description: 'Packs' },
+    errors: [],
+  }),
+  putSubscription: defineRoute({
+    id: 'putPackSubscription',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/packs/{pack}/subscription',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: true,
+    summary: 'Subscribe to a pack or change how the guild takes part',
+    description:
+      'Adds the pack to the guild (its items are created on the platform within the free slots; what does not fit ' +
+      'is reported, nothing fails half-way) or changes `contributes`. 404 unknown pack; 409 when no slot is free.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    body: z.strictObject({ contributes: z.boolean() }),
+    success: { status: 204, description: 'Done' },
+    errors: [400, 404, 409],
+  }),
+  putPackItems: defineRoute({
+    id: 'putPackItems',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/packs/{pack}/items',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: true,
+    summary: "Order a pack's items",
+    description:
+      'Sets the order of the pack’s items: `ids` must be exactly the pack’s item ids (400 naming missing or unknown ' +
+      'ids). Only the owner guild or a contributing guild may order. 404 unknown pack.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    body: Ids,
+    success: { status: 204, description: 'Done' },
+    errors: [400, 403, 404],
+  }),
+  deleteItems: defineRoute({
+    id: 'deleteItems',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/items/delete',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: true,
+    summary: 'Delete items from every guild',
+    description:
+      'Deletes the items (emoji/stickers owned by this guild) from every subscribed guild on the platform. With ' +
+      '`preview=true` answers `{applied:false, lines, conflicts}` and changes nothing; conflicts name items not owned ' +
+      'by this guild or in use by another pack.',
+    params: GuildParams,
+    query: z.strictObject({ preview: BooleanQuery.optional() }),
+    body: Ids,
+    success: { status: 200, schema: ItemDeletionResult, description: 'What was (or would be) done' },
+    errors: [400],
+  }),
+};

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { BooleanQuery, DateTime, GuildParams, LimitQuery, Snowflake } from './common';
+import { defineRoute } from './route';
+
+/** The 30 journal kinds of spec section 6.1; the journal's `kind` filter accepts exactly these. */
+export const JOURNAL_KINDS = [
+  'message_edit',
+  'message_delete',
+  'message_bulk_delete',
+  'member_join',
+  'member_leave',
+  'member_kick',
+  'member_ban',
+  'member_unban',
+  'member_timeout',
+  'member_roles',
+  'member_nickname',
+  'member_prune',
+  'bot_add',
+  'channel_create',
+  'channel_update',
+  'channel_delete',
+  'overwrite_update',
+  'role_create',
+  'role_update',
+  'role_delete',
+  'guild_update',
+  'webhook_create',
+  'webhook_delete',
+  'expression_create',
+  'expression_update',
+  'expression_delete',
+  'verify',
+  'forum_status',
+  'settings_update',
+  'antinuke_response',
+] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+export const JournalKindSchema = z.enum(JOURNAL_KINDS, { error: () => `must be one of: ${JOURNAL_KINDS.join(', ')}` });
+
+/** A journal event. `data` is documented per kind in docs/journal.md (it always holds `at`, the ISO time). */
+export const JournalEvent = z
+  .strictObject({
+    id: Snowflake,
+    guild: Snowflake,
+    kind: JournalKindSchema,
+    actor: Snowflake.nullable(),
+    actorName: z.string().nullable(),
+    viaService: z.boolean(),
+    target: z.string().nullable(),
+    targetName: z.string().nullable(),
+    channel: Snowflake.nullable(),
+    data: z.record(z.string(), z.unknown()),
+    undoneBy: Snowflake.nullable(),
+    undoneAt: DateTime.nullable(),
+    undoneAs: z.string().nullable(),
+  })
+  .meta({ id: 'JournalEvent' });
+
+export const LoggedMessage = z
+  .strictObject({
+    id: Snowflake,
+    guild: Snowflake,
+    channel: Snowflake,
+    author: Snowflake,
+    authorName: z.string(),
+    content: z.string(),
+    original: z.string(),
+    attachments: z.array(z.string()),
+    replyTo: Snowflake.nullable(),
+    editedAt: DateTime.nullable(),
+    deletedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'LoggedMessage' });
+
+export const LogSettings = z
+  .strictObject({
+    guild: Snowflake,
+    messagesChannel: Snowflake.nullable(),
+    membersChannel: Snowflake.nullable(),
+    moderationChannel: Snowflake.nullable(),
+    serverChannel: Snowflake.nullable(),
+    ignoredChannels: z.array(Snowflake),
+    ignoreBots: z.boolean(),
+  })
+  .meta({ id: 'LogSettings' });
+
+const LogSettingsResponse = z.strictObject({ settings: LogSettings }).meta({ id: 'LogSettingsResponse' });
+
+export const logRoutes = {
+  putLogs: defineRoute({
+    id: 'putLogSettings',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/logs',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'logs.manage',
+    inSpec: true,
+    summary: 'Set log destinations and ignore rules',
+    description:
+      'Sets `ignoredChannels` (at most 100) and `ignoreBots`, and optionally the destination channel of each category ' +
+      '(`messagesChannel`, `membersChannel`, `moderationChannel`, `serverChannel`; null turns a category off; absent ' +
+      'keeps it). Every channel must be a channel of this guild (400 naming the field otherwise).',
+    params: GuildParams,
+    body: z.strictObject({
+      ignoredChannels: z.array(Snowflake).max(100),
+      ignoreBots: z.boolean(),
+      messagesChannel: Snowflake.nullable().optional(),
+      membersChannel: Snowflake.nullable().optional(),
+      moderationChannel: Snowflake.nullable().optional(),
+      serverChannel: Snowflake.nullable().optional(),
+    }),
+    success: { status: 200, schema: LogSettingsResponse, description: 'The stored settings' },
+    errors: [400],
+  }),
+  getLogs: defineRoute({
+    id: 'getLogSettings',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/logs',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'logs.read',
+    inSpec: false,
+    summary: 'Log settings',
+    description: 'The log settings of the guild (defaults: no destinations, nothing ignored, bots logged).',
+    params: GuildParams,
+    success: { status: 200, schema: LogSettingsResponse, description: 'The settings' },
+    errors: [],
+  }),
+  searchMessages: defineRoute({
+    id: 'searchMessages',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/messages',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'messages.search',
+    inSpec: true,
+    summary: 'Search the last 7 days of messages',
+    description:
+      'Messages of this guild from the last 7 days, newest first. `q`: words, case-insensitive; a message matches when ' +
+      'it contains any of the words as a whole word (`"a phrase"` requires the phrase, `-word` excludes). `channel`, ' +
+      '`deleted` filter; `before` is a message id cursor (exclusive); `limit` 1-100 (default 50).',
+    params: GuildParams,
+    query: z.strictObject({
+      q: z.string().trim().min(1).max(200).optional(),
+      channel: Snowflake.optional(),
+      deleted: BooleanQuery.optional(),
+      before: Snowflake.optional(),
+      limit: LimitQuery,
+    }),
+    success: {
+      status: 200,
+      schema: z.strictObject({ messages: z.array(LoggedMessage) }).meta({ id: 'MessageSearchResult' }),
+      description: 'Matching messages',
+    },
+    errors: [400],
+  }),
+  journal: defineRoute({
+    id: 'listJournal',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/journal',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'journal.read',
+    inSpec: true,
+    summary: 'List journal events',
+    description:
+      'Journal events of this guild, newest first. `kind` must be one of the 30 kinds (400 lists them); `actor`, ' +
+      '`target`, `channel` filter; `before` is an event id cursor (exclusive); `limit` 1-100 (default 50).',
+    params: GuildParams,
+    query: z.strictObject({
+      kind: JournalKindSchema.optional(),
+      actor: Snowflake.optional(),
+      target: Snowflake.optional(),
+      channel: Snowflake.optional(),
+      before: Snowflake.optional(),
+      limit: LimitQuery,
+    }),
+    success: {
+      status: 200,
+      schema: z.strictObject({ events: z.array(JournalEvent) }).meta({ id: 'JournalPage' }),
+      description: 'Events',
+    },
+    errors: [400],
+  }),
+};

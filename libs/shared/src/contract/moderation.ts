@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { DateTime, EmptyBody, GuildParams, Int32, NumberParam, Snowflake } from './common';
+import { JournalEvent, LoggedMessage } from './logs';
+import { defineRoute } from './route';
+
+export const CASE_ACTIONS = ['warn', 'timeout', 'kick', 'ban'] as const;
+export const CaseAction = z.enum(CASE_ACTIONS);
+export const CASE_STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed'] as const;
+export const CaseStatus = z.enum(CASE_STATUSES);
+export const APPEAL_STATUSES = ['pending', 'accepted', 'denied'] as const;
+export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
+
+/** The platform's longest timeout: 28 days, in seconds. */
+export const MAX_TIMEOUT_SECONDS = 28 * 24 * 3600;
+
+export const Case = z
+  .strictObject({
+    guild: Snowflake,
+    number: Int32,
+    action: CaseAction,
+    target: Snowflake,
+    targetName: z.string(),
+    moderator: Snowflake,
+    moderatorName: z.string(),
+    reason: z.string(),
+    status: CaseStatus,
+    expiresAt: DateTime.nullable(),
+    logChannel: Snowflake.nullable(),
+    logMessage: Snowflake.nullable(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'Case' });
+
+export const Appeal = z
+  .strictObject({
+    id: z.string(),
+    guild: Snowflake,
+    member: Snowflake,
+    memberName: z.string(),
+    caseNumber: Int32.nullable(),
+    text: z.string(),
+    status: z.enum(APPEAL_STATUSES),
+    queueThread: Snowflake.nullable(),
+    decidedBy: Snowflake.nullable(),
+    decidedAt: DateTime.nullable(),
+    note: z.string().nullable(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'Appeal' });
+
+export const Report = z
+  .strictObject({
+    id: z.string(),
+    guild: Snowflake,
+    message: Snowflake,
+    channel: Snowflake,
+    author: Snowflake,
+    authorName: z.string(),
+    content: z.string(),
+    reporter: Snowflake,
+    reporterName: z.string(),
+    reason: z.string(),
+    queueThread: Snowflake.nullable(),
+    status: z.enum(REPORT_STATUSES),
+    caseNumber: Int32.nullable(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'Report' });
+
+export const MemberUser = z
+  .strictObject({ id: Snowflake, name: z.string(), avatar: z.string().nullable(), inServer: z.boolean() })
+  .meta({ id: 'MemberUser' });
+
+/** The next step on the escalation ladder; `duration` in seconds (null for warn/kick/permanent ban). */
+export const Suggestion = z
+  .strictObject({ action: CaseAction, duration: z.number().int().nullable(), why: z.string() })
+  .meta({ id: 'Suggestion' });
+
+export const MemberRecord = z
+  .strictObject({
+    user: MemberUser,
+    cases: z.array(Case),
+    events: z.array(JournalEvent),
+    deleted: z.array(LoggedMessage),
+    reports: z.array(Report),
+    suggestion: Suggestion,
+  })
+  .meta({ id: 'MemberRecord' });
+
+const CaseParams = z.strictObject({ guild: Snowflake, number: NumberParam });
+const Reason = z.string().trim().min(1, 'must not be empty').max(512, 'must be at most 512 characters');
+
+export const CreateCaseBody = z
+  .strictObject({
+    target: Snowflake,
+    action: CaseAction,
+    reason: Reason,
+    duration: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'Seconds; required for timeout (max 28 days), optional for ban (temporary ban)' }),
+    deleteMessageSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(604800)
+      .optional()
+      .meta({ description: 'Ban only: seconds of messages to delete (max 7 days)' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'timeout' && body.duration === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: 'is required for a timeout' });
+    }
+    if (body.action === 'timeout' && body.duration !== undefined && body.duration > MAX_TIMEOUT_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['duration'],
+        message: `must be at most ${MAX_TIMEOUT_SECONDS} seconds (28 days)`,
+      });
+    }
+    if ((body.action === 'warn' || body.action === 'kick') && body.duration !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['duration'], message: `is not allowed for ${body.action}` });
+    }
+    if (body.action !== 'ban' && body.deleteMessageSeconds !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['deleteMessageSeconds'], message: 'is allowed for ban only' });
+    }
+  });
+
+export const moderationRoutes = {
+  createCase: defineRoute({
+    id: 'createCase',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/cases',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.write',
+    inSpec: true,
+    summary: 'Create a case (warn, timeout, kick, ban)',
+    description:
+      'Numbers the case per guild (atomic counter), performs the action on the platform (timeout: member edit with ' +
+      '`communication_disabled_until`; kick: member remove; ban: ban create with optional `deleteMessageSeconds`), ' +
+      'each with an audit-log reason naming the moderator and case number. Status `active` when the platform ' +
+      'accepted (warn at once), `failed` with the reason when it refused. `duration` is in seconds. The moderator is ' +
+      'the caller. An `Idempotency-Key` header makes a retry return the first result.',
+    params: GuildParams,
+    body: CreateCaseBody,
+    success: { status: 201, schema: Case, description: 'The case (status active or failed)' },
+    errors: [400, 409],
+  }),
+  editCase: defineRoute({
+    id: 'editCaseReason',
+    method: 'patch',
+    path: '/api/v1/servers/{guild}/cases/{number}',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.write',
+    inSpec: true,
+    summary: "Edit a case's reason",
+    description:
+      'Replaces the reason (the previous one is kept in the case history) and updates the case log message if one was posted. 404 when unknown.',
+    params: CaseParams,
+    body: z.strictObject({ reason: Reason }),
+    success: { status: 200, schema: Case, description: 'The updated case' },
+    errors: [400, 404],
+  }),
+  revokeCase: defineRoute({
+    id: 'revokeCase',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/cases/{number}/revoke',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.revoke',
+    inSpec: true,
+    summary: 'Revoke a case',
+    description:
+      'Lifts a timeout or ban on the platform and marks the case `revoked`; it stops counting toward the record and ' +
+      'suggestion. 409 when already revoked (or failed/expired); 404 when unknown; 502 when the platform refuses.',
+    params: CaseParams,
+    body: EmptyBody,
+    success: { status: 200, schema: Case, description: 'The revoked case' },
+    errors: [404, 409, 502],
+  }),
+  memberRecord: defineRoute({
+    id: 'getMemberRecord',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/members/{user}',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: true,
+    summary: "A member's record",
+    description:
+      'The member (from the platform; `inServer`), their cases newest first, journal events and deleted messages about ' +
+      'them (from the logs service over NATS), their reports, and the suggested next action on the escalation ladder ' +
+      '(docs/moderation.md). 503 when the logs service does not answer in time.',
+    params: z.strictObject({ guild: Snowflake, user: Snowflake }),
+    success: { status: 200, schema: MemberRecord, description: 'The record' },
+    errors: [400],
+  }),
+  createAppeal: defineRoute({
+    id: 'createAppeal',
+    method: 'post',
+    path: '/api/v1/record/{guild}/appeals',
+    service: 'moderation',
+    auth: 'member',
+    inSpec: true,
+    summary: 'Appeal a case or a ban',
+    description:
+      'The signed-in user appeals their own case (`caseNumber`) or, without `caseNumber`, a ban on the platform that ' +
+      'predates the service. `text`: 20-2000 characters. 403 when the case is not about the caller; 404 unknown case or ' +
+      'no ban; 409 when a pending appeal exists for it.',
+    params: GuildParams,
+    body: z.strictObject({
+      text: z.string().trim().min(20, 'must be at least 20 characters').max(2000, 'must be at most 2000 characters'),
+      caseNumber: z.number().int().min(1).max(2147483647).optional(),
+    }),
+    success: { status: 201, schema: Appeal, description: 'The pending appeal' },
+    errors: [400, 404, 409],
+  }),
+};

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Cap } from './caps';
+import type { FeatureEntry, StructureChannel, StructureRole } from './community';
+import type { JournalEvent, LoggedMessage } from './logs';
+
+/**
+ * Cross-service queries over NATS request-reply (`EventBus.request` / `EventBus.reply`). Each subject names the
+ * service that answers. A peer that does not answer within PEER_TIMEOUT_MS yields a 503 at the caller.
+ */
+export const RPC = {
+  /** community answers: may `user` act in `guild`, and with which caps. Asked by the gateway (cached briefly). */
+  access: 'rpc.community.access',
+  /** community answers: the guild's structure (roles, channels, botTop), fetched from the platform when missing. */
+  structure: 'rpc.community.structure',
+  /** logs answers: journal events and deleted messages about a user (member record). */
+  memberHistory: 'rpc.logs.memberHistory',
+  /** Each service answers for its own setup features (`rpc.<service>.features`); community builds GET /setup from them. */
+  features: (service: 'tickets' | 'logs' | 'moderation' | 'community' | 'billing') => `rpc.${service}.features`,
+} as const;
+
+export interface AccessRequest {
+  guild: string;
+  user: string;
+}
+/** `member`: the user is in the guild. `caps`: effective caps (all for owner, Administrator, Manage Server). */
+export interface AccessReply {
+  member: boolean;
+  owner: boolean;
+  /** Platform permission names the member holds, e.g. `Administrator`, `ManageGuild`. */
+  permissions: string[];
+  roles: string[];
+  caps: Cap[];
+}
+
+export interface StructureRequest {
+  guild: string;
+}
+export interface StructureReply {
+  roles: z.infer<typeof StructureRole>[];
+  channels: z.infer<typeof StructureChannel>[];
+  botTop: number;
+}
+
+export interface MemberHistoryRequest {
+  guild: string;
+  user: string;
+  /** Most recent first, at most this many of each (default 50). */
+  limit?: number;
+}
+export interface MemberHistoryReply {
+  events: z.infer<typeof JournalEvent>[];
+  deleted: z.infer<typeof LoggedMessage>[];
+}
+
+export interface FeaturesRequest {
+  guild: string;
+}
+export interface FeaturesReply {
+  features: z.infer<typeof FeatureEntry>[];
+}

@@ -1,0 +1,2 @@
+/** Events published by the billing service on `events.billing.<guild>.<type>` (payload schemas). */
+export const billingEventTypes = [] as const;

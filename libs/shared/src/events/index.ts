@@ -1,0 +1,5 @@
+export * from './billing';
+export * from './community';
+export * from './logs';
+export * from './moderation';
+export * from './tickets';

@@ -1,0 +1,150 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { Registry } from 'prom-client';
+import type { z } from 'zod';
+import { EventBus } from './bus/eventBus';
+import { Outbox } from './bus/outbox';
+import { type BaseConfig, loadConfig } from './config';
+import type { ServiceName } from './contract/route';
+import { createApp, createMetricsRegistry } from './http/app';
+import { mountRoutes, type RouteBinding } from './http/routes';
+import { createLogger, type Logger } from './logger';
+import { connectMongo, disconnectMongo, mongoReady } from './mongo';
+import { createPlatformClient, type REST } from './platform';
+
+/** What a service's code gets at boot. */
+export interface ServiceContext<C extends BaseConfig = BaseConfig> {
+  name: ServiceName;
+  config: C;
+  logger: Logger;
+  bus: EventBus;
+  /** Stores then publishes the service's events (see `Outbox`). */
+  outbox: Outbox;
+  platform: REST;
+  metrics: Registry;
+}
+
+/** Something started at boot that must stop at shutdown (consumers, pollers, responders). */
+export interface Stoppable {
+  stop(): Promise<void>;
+}
+
+/** A service: its name, extra config variables, routes, and what else it starts (consumers, pollers, RPC). */
+export interface ServiceDefinition<E extends z.ZodRawShape = z.ZodRawShape> {
+  name: ServiceName;
+  env?: E;
+  routes?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => RouteBinding[];
+  /** Mounts extra middleware/handlers before the routes (the gateway's proxy). */
+  mount?: (app: Express, ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => void;
+  start?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => Promise<Stoppable[]>;
+}
+
+/** A started service. */
+export interface RunningService<C extends BaseConfig = BaseConfig> {
+  url: string;
+  port: number;
+  ctx: ServiceContext<C>;
+  app: Express;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots a service: config (throws `ConfigError` naming bad variables) -> logger -> MongoDB (its own database) ->
+ * NATS (streams ensured) -> outbox -> `start` (consumers, pollers) -> HTTP server. `stop` drains in reverse:
+ * stop accepting and finish in-flight requests, stop consumers and pollers, flush the outbox, close NATS and MongoDB.
+ */
+export async function startService<E extends z.ZodRawShape>(
+  def: ServiceDefinition<E>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<E>>>> {
+  const config = loadConfig(def.env ?? ({} as E), env) as BaseConfig & z.infer<z.ZodObject<E>>;
+  const logger = createLogger(def.name, config.LOG_LEVEL);
+  await connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
+  const bus = await EventBus.connect({
+    url: config.NATS_URL,
+    name: def.name,
+    namespace: config.NATS_NAMESPACE,
+    logger,
+  });
+  const outbox = new Outbox(bus, def.name, logger);
+  const platform = createPlatformClient({ baseUrl: config.PLATFORM_API_URL, token: config.PLATFORM_BOT_TOKEN });
+  const metrics = createMetricsRegistry(def.name);
+  const ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>> = {
+    name: def.name,
+    config,
+    logger,
+    bus,
+    outbox,
+    platform,
+    metrics,
+  };
+  const started = def.start ? await def.start(ctx) : [];
+  let stopping = false;
+  const app = createApp({
+    name: def.name,
+    logger,
+    metrics,
+    isReady: () => !stopping && mongoReady() && bus.isConnected(),
+    mount: (express) => {
+      def.mount?.(express, ctx);
+      mountRoutes(express, def.routes?.(ctx) ?? [], {
+        identitySecret: config.IDENTITY_SECRET,
+        bodyLimit: config.BODY_LIMIT,
+        validateResponses: config.VALIDATE_RESPONSES,
+        logger,
+      });
+    },
+  });
+  const server = await listen(app, config.PORT, config.HOST);
+  const port = (server.address() as { port: number }).port;
+  logger.info({ port }, `${def.name} listening`);
+  return {
+    url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`,
+    port,
+    ctx,
+    app,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      for (const s of started.reverse()) await s.stop().catch((err) => logger.error({ err }, 'stop failed'));
+      await outbox.stop();
+      await bus.close();
+      await disconnectMongo();
+      logger.info(`${def.name} stopped`);
+    },
+  };
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+/** Entry point of a service's `main.ts`: starts it and stops it cleanly on SIGTERM/SIGINT; exits 1 if boot fails. */
+export function runMain<E extends z.ZodRawShape>(def: ServiceDefinition<E>): void {
+  startService(def).then(
+    (running) => {
+      const shutdown = (signal: string) => {
+        running.ctx.logger.info({ signal }, 'shutting down');
+        const force = setTimeout(() => process.exit(1), 15_000);
+        force.unref();
+        running.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+    },
+    (err) => {
+      console.error(`${def.name} failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}
