@@ -1,0 +1,46 @@
+import type { OAuthGrant, PlatformState } from './state';
+
+/** A file part of a multipart body. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+/** What a route handler sees of a request. */
+export interface RequestContext {
+  method: string;
+  /** Path without `/api/v10`. */
+  path: string;
+  /** Matched OpenAPI template. */
+  route: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** JSON body (or `payload_json` / form fields of a multipart body); `{}` when none was sent. */
+  body: Record<string, unknown>;
+  files: UploadedFile[];
+  reason?: string;
+  /** The OAuth2 grant of a `Bearer` request; absent for bot requests. */
+  bearer?: OAuthGrant;
+  state: PlatformState;
+}
+
+/** A handler's answer: status and JSON body (none for 204). */
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+/** Handles one operation; throws `DiscordError` for Discord error answers. */
+export type Handler = (ctx: RequestContext) => Reply;
+
+/** Handlers keyed by `METHOD /openapi/template`. */
+export type RouteTable = Record<string, Handler>;
+
+/** 200 with a JSON body. */
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+/** 201 with a JSON body. */
+export const created = (body: unknown): Reply => ({ status: 201, body });
+/** 204 without a body. */
+export const noContent = (): Reply => ({ status: 204 });

@@ -1,0 +1,185 @@
+import {
+  type APIMessage,
+  AuditLogEvent,
+  ChannelType,
+  PermissionFlagsBits,
+  type RESTPatchAPIChannelMessageJSONBody,
+  type RESTPostAPIChannelMessageJSONBody,
+} from 'discord-api-types/v10';
+import { noContent, ok, type RequestContext, type RouteTable } from '../context';
+import { DiscordError, errors } from '../errors';
+import { fullMessage } from '../seed';
+import { snowflake, snowflakeDate } from '../snowflake';
+import { isThread, type PlatformState } from '../state';
+import type { FakeChannel, FakeGuildState } from '../types';
+
+const FOURTEEN_DAYS_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** Builds a bot-authored message from a create-message body (content, embeds, components, reply, files). */
+export function messageFromBody(ctx: RequestContext, channelId: string, id: string = snowflake()): APIMessage {
+  const body = ctx.body as RESTPostAPIChannelMessageJSONBody;
+  const hasContent =
+    !!body.content ||
+    (body.embeds?.length ?? 0) > 0 ||
+    (body.components?.length ?? 0) > 0 ||
+    (body.sticker_ids?.length ?? 0) > 0 ||
+    !!body.poll ||
+    ctx.files.length > 0;
+  if (!hasContent) throw errors.emptyMessage();
+  return fullMessage(
+    {
+      id,
+      content: body.content ?? '',
+      embeds: (body.embeds ?? []) as APIMessage['embeds'],
+      components: (body.components ?? []) as APIMessage['components'],
+      tts: body.tts ?? false,
+      flags: body.flags,
+      attachments: ctx.files.map((f) => ({
+        id: snowflake(),
+        filename: f.filename,
+        size: f.size,
+        content_type: f.contentType,
+        url: `https://cdn.discordapp.com/attachments/${channelId}/${f.filename}`,
+        proxy_url: `https://media.discordapp.net/attachments/${channelId}/${f.filename}`,
+      })),
+      ...(body.message_reference
+        ? {
+            message_reference: {
+              ...body.message_reference,
+              channel_id: body.message_reference.channel_id ?? channelId,
+            },
+          }
+        : {}),
+    },
+    channelId,
+    ctx.state.botUser,
+  );
+}
+
+/** Appends a message to a channel, keeping `last_message_id` and thread counters up to date. */
+export function storeMessage(guild: FakeGuildState, channel: FakeChannel, message: APIMessage): void {
+  const list = guild.messages.get(channel.id) ?? [];
+  list.push(message);
+  guild.messages.set(channel.id, list);
+  channel.last_message_id = message.id;
+  if (isThread(channel)) {
+    channel.message_count = (channel.message_count ?? 0) + 1;
+    channel.total_message_sent = (channel.total_message_sent ?? 0) + 1;
+  }
+}
+
+/** 50083 when a thread is archived and locked; an archived, unlocked thread is unarchived by activity. */
+export function reviveThread(channel: FakeChannel): void {
+  const meta = channel.thread_metadata;
+  if (!meta?.archived) return;
+  if (meta.locked) throw errors.threadArchived();
+  meta.archived = false;
+  meta.archive_timestamp = new Date().toISOString();
+}
+
+function textChannel(state: PlatformState, channelId: string): { guild: FakeGuildState; channel: FakeChannel } {
+  const found = state.channel(channelId);
+  const type = found.channel.type;
+  if (type === ChannelType.GuildForum || type === ChannelType.GuildMedia)
+    throw new DiscordError(400, 40058, 'Cannot send messages in a forum channel');
+  if (type === ChannelType.GuildCategory)
+    throw new DiscordError(400, 50008, 'Cannot send messages in a non-text channel');
+  return found;
+}
+
+/** Channel message routes: create, list, get, edit, delete, bulk-delete. */
+export const messageRoutes: RouteTable = {
+  'POST /channels/{channel_id}/messages': (ctx) => {
+    const { guild, channel } = textChannel(ctx.state, ctx.params.channel_id);
+    ctx.state.requireBotPermission(
+      guild,
+      isThread(channel) ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+    );
+    reviveThread(channel);
+    const message = messageFromBody(ctx, channel.id);
+    storeMessage(guild, channel, message);
+    return ok(message);
+  },
+
+  'GET /channels/{channel_id}/messages': (ctx) => {
+    const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
+    const { before, after, around } = ctx.query;
+    const limit = Math.min(Number(ctx.query.limit ?? 50), 100);
+    const all = [...(guild.messages.get(channel.id) ?? [])].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
+    let picked = all;
+    if (before) picked = all.filter((m) => BigInt(m.id) < BigInt(before)).slice(0, limit);
+    else if (after) picked = all.filter((m) => BigInt(m.id) > BigInt(after)).slice(-limit);
+    else if (around) {
+      const index = Math.max(
+        0,
+        all.findIndex((m) => BigInt(m.id) <= BigInt(around)),
+      );
+      picked = all.slice(
+        Math.max(0, index - Math.floor(limit / 2)),
+        Math.max(0, index - Math.floor(limit / 2)) + limit,
+      );
+    } else picked = all.slice(0, limit);
+    return ok(picked);
+  },
+
+  'GET /channels/{channel_id}/messages/{message_id}': (ctx) => {
+    const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
+    return ok(ctx.state.message(guild, channel.id, ctx.params.message_id));
+  },
+
+  'PATCH /channels/{channel_id}/messages/{message_id}': (ctx) => {
+    const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
+    const message = ctx.state.message(guild, channel.id, ctx.params.message_id);
+    const body = ctx.body as RESTPatchAPIChannelMessageJSONBody;
+    if (message.author.id !== ctx.state.botUser.id) {
+      if (Object.keys(body).some((k) => k !== 'flags'))
+        throw new DiscordError(403, 50005, 'Cannot edit a message authored by another user');
+      ctx.state.requireBotPermission(guild, PermissionFlagsBits.ManageMessages);
+    }
+    if (body.content !== undefined) message.content = body.content ?? '';
+    if (body.embeds !== undefined) message.embeds = (body.embeds ?? []) as APIMessage['embeds'];
+    if (body.components !== undefined) message.components = (body.components ?? []) as APIMessage['components'];
+    if (body.flags != null) message.flags = body.flags;
+    message.edited_timestamp = new Date().toISOString();
+    return ok(message);
+  },
+
+  'DELETE /channels/{channel_id}/messages/{message_id}': (ctx) => {
+    const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
+    const message = ctx.state.message(guild, channel.id, ctx.params.message_id);
+    if (message.author.id !== ctx.state.botUser.id) {
+      ctx.state.requireBotPermission(guild, PermissionFlagsBits.ManageMessages);
+      ctx.state.audit(guild, {
+        action_type: AuditLogEvent.MessageDelete,
+        target_id: message.author.id,
+        reason: ctx.reason,
+        options: { channel_id: channel.id, count: '1' } as never,
+      });
+    }
+    guild.messages.set(
+      channel.id,
+      (guild.messages.get(channel.id) ?? []).filter((m) => m.id !== message.id),
+    );
+    return noContent();
+  },
+
+  'POST /channels/{channel_id}/messages/bulk-delete': (ctx) => {
+    const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
+    ctx.state.requireBotPermission(guild, PermissionFlagsBits.ManageMessages);
+    const ids = (ctx.body as { messages: string[] }).messages;
+    const old = ids.findIndex((id) => Date.now() - snowflakeDate(id).getTime() > FOURTEEN_DAYS_MS);
+    if (old !== -1) throw new DiscordError(400, 50034, 'You can only bulk delete messages that are under 14 days old.');
+    const doomed = new Set(ids);
+    guild.messages.set(
+      channel.id,
+      (guild.messages.get(channel.id) ?? []).filter((m) => !doomed.has(m.id)),
+    );
+    ctx.state.audit(guild, {
+      action_type: AuditLogEvent.MessageBulkDelete,
+      target_id: channel.id,
+      reason: ctx.reason,
+      options: { count: String(ids.length) } as never,
+    });
+    return noContent();
+  },
+};
