@@ -150,7 +150,7 @@ export class OpenApiValidator {
     this.coercingAjv = make(true);
   }
 
-  /** Matches `method` and `requestPath` (e.g. `/guilds/1/bans/2`) to an operation. */
+  /** Matches `method` and a decoded `requestPath` (e.g. `/guilds/1/bans/2`) to an operation. */
   match(method: string, requestPath: string): RouteMatch {
     const parts = requestPath.split('/').slice(1);
     const fitting: Array<{ template: Template; params: Record<string, string> }> = [];
@@ -159,7 +159,7 @@ export class OpenApiValidator {
       const params: Record<string, string> = {};
       const fits = template.segments.every((segment, i) => {
         if (segment.startsWith('{')) {
-          params[segment.slice(1, -1)] = decodeURIComponent(parts[i]);
+          params[segment.slice(1, -1)] = parts[i];
           return parts[i] !== '';
         }
         return segment === parts[i];

@@ -40,6 +40,20 @@ function routeMatches(
   return typeof route === 'string' ? route === call.route || route === call.path : route.test(call.path);
 }
 
+/** Decodes each path segment (clients percent-encode `@me`, `@original`, emoji names). */
+function decodePath(raw: string): string {
+  return raw
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment).replaceAll('/', '%2F');
+      } catch {
+        return segment;
+      }
+    })
+    .join('/');
+}
+
 /** What the request's Authorization header proves, or the 401 Discord answers. */
 function authenticate(
   req: Request,
@@ -93,7 +107,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
 
   const handleApi = async (req: Request, res: Response) => {
     const url = new URL(req.originalUrl, 'http://fake.local');
-    const path = url.pathname.slice(API_PREFIX.length) || '/';
+    const path = decodePath(url.pathname.slice(API_PREFIX.length) || '/');
     const method = req.method.toUpperCase();
     const query = Object.fromEntries(url.searchParams);
     const reasonHeader = req.get('x-audit-log-reason');

@@ -58,6 +58,8 @@ export class PlatformState {
   readonly codes = new Map<string, OAuthGrant>();
   readonly accessTokens = new Map<string, OAuthGrant>();
   readonly refreshTokens = new Map<string, OAuthGrant>();
+  /** The original response message of each interaction, by interaction token. */
+  readonly interactionOriginals = new Map<string, APIMessage>();
   lastOAuthUserId?: string;
 
   constructor(
@@ -67,7 +69,15 @@ export class PlatformState {
 
   /** Forgets every guild, user and grant. */
   clear(): void {
-    for (const map of [this.guilds, this.oauthUsers, this.codes, this.accessTokens, this.refreshTokens]) map.clear();
+    for (const map of [
+      this.guilds,
+      this.oauthUsers,
+      this.codes,
+      this.accessTokens,
+      this.refreshTokens,
+      this.interactionOriginals,
+    ])
+      map.clear();
     this.users.clear();
     this.users.set(this.botUser.id, this.botUser);
     this.lastOAuthUserId = undefined;

@@ -80,6 +80,8 @@ function patchThread(ctx: RequestContext, guild: FakeGuildState, thread: FakeCha
   const onlyArchiveFields = Object.keys(body).every((k) => k === 'archived' || k === 'locked');
   if (meta.archived && body.archived !== false && !onlyArchiveFields) throw errors.threadArchived();
   if (body.applied_tags) {
+    if (body.applied_tags.length > 5)
+      throw errors.invalidField('applied_tags', 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.');
     const parent = ctx.state.channel(String(thread.parent_id)).channel;
     const known = new Set((parent.available_tags ?? []).map((t) => t.id));
     const unknownTag = body.applied_tags.findIndex((id) => !known.has(id));

@@ -1,0 +1,148 @@
+import {
+  type APIEmoji,
+  type APISticker,
+  AuditLogEvent,
+  PermissionFlagsBits,
+  StickerFormatType,
+  StickerType,
+} from 'discord-api-types/v10';
+import { noContent, ok, type RequestContext, type RouteTable } from '../context';
+import { DiscordError, errors } from '../errors';
+import { snowflake } from '../snowflake';
+import type { FakeGuildState } from '../types';
+
+/** Emoji slots per premium tier (static and animated each). */
+export const EMOJI_SLOTS = [50, 100, 150, 250];
+/** Sticker slots per premium tier. */
+export const STICKER_SLOTS = [5, 15, 30, 60];
+
+const DATA_URI = /^data:image\/(png|jpeg|jpg|gif|webp|avif);base64,[A-Za-z0-9+/=]+$/;
+
+const STICKER_FORMATS: Record<string, StickerFormatType> = {
+  'image/png': StickerFormatType.PNG,
+  'image/apng': StickerFormatType.APNG,
+  'application/json': StickerFormatType.Lottie,
+  'image/gif': StickerFormatType.GIF,
+};
+
+function canManageExpressions(ctx: RequestContext, guild: FakeGuildState): void {
+  const perms = ctx.state.permissions(guild, ctx.state.botUser.id);
+  const manage = PermissionFlagsBits.ManageGuildExpressions;
+  const create = PermissionFlagsBits.CreateGuildExpressions;
+  if ((perms & manage) !== manage && (perms & create) !== create) throw errors.missingPermissions();
+}
+
+function emoji(ctx: RequestContext): { guild: FakeGuildState; emoji: APIEmoji } {
+  const guild = ctx.state.guild(ctx.params.guild_id);
+  const found = guild.emojis.get(ctx.params.emoji_id);
+  if (!found) throw errors.unknownEmoji();
+  return { guild, emoji: found };
+}
+
+function sticker(ctx: RequestContext): { guild: FakeGuildState; sticker: APISticker } {
+  const guild = ctx.state.guild(ctx.params.guild_id);
+  const found = guild.stickers.get(ctx.params.sticker_id);
+  if (!found) throw errors.unknownSticker();
+  return { guild, sticker: found };
+}
+
+/**
+ * Emoji and sticker routes. Creating one beyond the guild's premium-tier slots answers 400 30008
+ * ("Maximum number of emojis reached (N)") or 30039 ("Maximum number of stickers reached (N)").
+ */
+export const expressionRoutes: RouteTable = {
+  'GET /guilds/{guild_id}/emojis': (ctx) => ok([...ctx.state.guild(ctx.params.guild_id).emojis.values()]),
+  'GET /guilds/{guild_id}/emojis/{emoji_id}': (ctx) => ok(emoji(ctx).emoji),
+
+  'POST /guilds/{guild_id}/emojis': (ctx) => {
+    const guild = ctx.state.guild(ctx.params.guild_id);
+    canManageExpressions(ctx, guild);
+    const body = ctx.body as { name: string; image: string; roles?: string[] | null };
+    const image = DATA_URI.exec(body.image);
+    if (!image) throw errors.invalidField('image', 'BINARY_TYPE_INVALID_IMAGE', 'Invalid image data');
+    const animated = image[1] === 'gif';
+    const slots = EMOJI_SLOTS[guild.premium_tier] ?? EMOJI_SLOTS[0];
+    const used = [...guild.emojis.values()].filter((e) => !e.managed && !!e.animated === animated).length;
+    if (used >= slots) throw new DiscordError(400, 30008, `Maximum number of emojis reached (${slots})`);
+    const created: APIEmoji = {
+      id: snowflake(),
+      name: body.name,
+      animated,
+      roles: body.roles ?? [],
+      user: ctx.state.botUser,
+      require_colons: true,
+      managed: false,
+      available: true,
+    };
+    guild.emojis.set(created.id!, created);
+    ctx.state.audit(guild, { action_type: AuditLogEvent.EmojiCreate, target_id: created.id, reason: ctx.reason });
+    return ok(created);
+  },
+
+  'PATCH /guilds/{guild_id}/emojis/{emoji_id}': (ctx) => {
+    const { guild, emoji: found } = emoji(ctx);
+    canManageExpressions(ctx, guild);
+    const body = ctx.body as { name?: string; roles?: string[] | null };
+    if (body.name !== undefined) found.name = body.name;
+    if (body.roles !== undefined) found.roles = body.roles ?? [];
+    ctx.state.audit(guild, { action_type: AuditLogEvent.EmojiUpdate, target_id: found.id, reason: ctx.reason });
+    return ok(found);
+  },
+
+  'DELETE /guilds/{guild_id}/emojis/{emoji_id}': (ctx) => {
+    const { guild, emoji: found } = emoji(ctx);
+    canManageExpressions(ctx, guild);
+    guild.emojis.delete(found.id!);
+    ctx.state.audit(guild, { action_type: AuditLogEvent.EmojiDelete, target_id: found.id, reason: ctx.reason });
+    return noContent();
+  },
+
+  'GET /guilds/{guild_id}/stickers': (ctx) => ok([...ctx.state.guild(ctx.params.guild_id).stickers.values()]),
+  'GET /guilds/{guild_id}/stickers/{sticker_id}': (ctx) => ok(sticker(ctx).sticker),
+
+  'POST /guilds/{guild_id}/stickers': (ctx) => {
+    const guild = ctx.state.guild(ctx.params.guild_id);
+    canManageExpressions(ctx, guild);
+    const file = ctx.files.find((f) => f.field === 'file');
+    if (!file) throw errors.invalidField('file', 'BASE_TYPE_REQUIRED', 'This field is required');
+    const format = STICKER_FORMATS[file.contentType];
+    if (!format) throw new DiscordError(400, 50046, 'Invalid asset');
+    const slots = STICKER_SLOTS[guild.premium_tier] ?? STICKER_SLOTS[0];
+    if (guild.stickers.size >= slots)
+      throw new DiscordError(400, 30039, `Maximum number of stickers reached (${slots})`);
+    const body = ctx.body as { name: string; tags: string; description?: string };
+    const created: APISticker = {
+      id: snowflake(),
+      name: body.name,
+      tags: body.tags,
+      description: body.description ?? null,
+      type: StickerType.Guild,
+      format_type: format,
+      available: true,
+      guild_id: guild.id,
+      user: ctx.state.botUser,
+    };
+    guild.stickers.set(created.id, created);
+    ctx.state.audit(guild, { action_type: AuditLogEvent.StickerCreate, target_id: created.id, reason: ctx.reason });
+    return ok(created);
+  },
+
+  'PATCH /guilds/{guild_id}/stickers/{sticker_id}': (ctx) => {
+    const { guild, sticker: found } = sticker(ctx);
+    canManageExpressions(ctx, guild);
+    const body = ctx.body as { name?: string; tags?: string; description?: string | null };
+    if (body.name !== undefined) found.name = body.name;
+    if (body.tags !== undefined) found.tags = body.tags;
+    if (body.description !== undefined) found.description = body.description;
+    ctx.state.audit(guild, { action_type: AuditLogEvent.StickerUpdate, target_id: found.id, reason: ctx.reason });
+    return ok(found);
+  },
+
+  'DELETE /guilds/{guild_id}/stickers/{sticker_id}': (ctx) => {
+    const { guild, sticker: found } = sticker(ctx);
+    canManageExpressions(ctx, guild);
+    guild.stickers.delete(found.id);
+    ctx.state.audit(guild, { action_type: AuditLogEvent.StickerDelete, target_id: found.id, reason: ctx.reason });
+    return noContent();
+  },
+};
