@@ -1,0 +1,218 @@
+import { MongoCommandError } from '../errors';
+import { compareValues, type Doc, getPath } from '../values';
+import type { IndexEntry, IndexSpec, ScanStats } from './indexes';
+import { SortedList } from './sortedList';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Splits text into words on every character that is not a letter or digit. Case is kept. */
+export function words(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/** A parsed `$text.$search` string. Terms are lowercased unless the search is case sensitive. */
+export interface TextSearch {
+  terms: string[];
+  negated: string[];
+  phrases: string[];
+  negatedPhrases: string[];
+  caseSensitive: boolean;
+}
+
+/**
+ * Parses a `$search` string as MongoDB does: words are OR-ed, `"a phrase"` must appear, `-word` / `-"phrase"` must not.
+ * The words of required phrases also count as search terms.
+ */
+export function parseSearch(search: string, caseSensitive: boolean): TextSearch {
+  const norm = (w: string) => (caseSensitive ? w : w.toLowerCase());
+  const out: TextSearch = { terms: [], negated: [], phrases: [], negatedPhrases: [], caseSensitive };
+  const rest = search.replace(/(-?)"([^"]*)"?/g, (_m, neg: string, phrase: string) => {
+    if (phrase.trim()) (neg ? out.negatedPhrases : out.phrases).push(norm(phrase));
+    if (!neg) out.terms.push(...words(phrase).map(norm));
+    return ' ';
+  });
+  for (const chunk of rest.split(/\s+/)) {
+    if (!chunk) continue;
+    if (chunk.startsWith('-')) out.negated.push(...words(chunk.slice(1)).map(norm));
+    else out.terms.push(...words(chunk).map(norm));
+  }
+  out.terms = [...new Set(out.terms)];
+  return out;
+}
+
+function strings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return [];
+}
+
+/**
+ * A text index: an inverted index from lowercased word to a posting list of the documents containing it, each
+ * posting list sorted by the equality prefix fields of the index and then `_id`, so a search restricted to one prefix
+ * value can walk postings in `_id` order (either direction) and stop early.
+ */
+export class TextIndex {
+  readonly prefixFields: string[];
+  readonly weights: Record<string, number>;
+  private readonly postings = new Map<string, SortedList<IndexEntry>>();
+
+  constructor(readonly spec: IndexSpec) {
+    const keys = Object.keys(spec.key);
+    const firstText = keys.findIndex((k) => spec.key[k] === 'text' || k === '_fts');
+    this.prefixFields = keys.slice(0, firstText);
+    const weights: Record<string, number> = {};
+    for (const k of keys) if (spec.key[k] === 'text') weights[k] = 1;
+    for (const [k, w] of Object.entries(spec.weights ?? {})) weights[k] = Number(w);
+    this.weights = weights;
+  }
+
+  /** The index as `listIndexes` reports it: key `{prefix..., _fts: 'text', _ftsx: 1, suffix...}` plus weights. */
+  describe(): Doc {
+    const key: Doc = {};
+    let placed = false;
+    for (const [k, v] of Object.entries(this.spec.key)) {
+      if (v === 'text' || k === '_fts' || k === '_ftsx') {
+        if (!placed) Object.assign(key, { _fts: 'text', _ftsx: 1 });
+        placed = true;
+      } else key[k] = v;
+    }
+    return {
+      key,
+      name: this.spec.name,
+      ...(this.spec.sparse !== undefined ? { sparse: this.spec.sparse } : {}),
+      ...(this.spec.partialFilterExpression ? { partialFilterExpression: this.spec.partialFilterExpression } : {}),
+      weights: this.weights,
+      default_language: this.spec.default_language ?? 'english',
+      language_override: this.spec.language_override ?? 'language',
+      textIndexVersion: 3,
+    };
+  }
+
+  private compare(a: unknown[], b: unknown[], n = a.length): number {
+    for (let i = 0; i < n; i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+
+  private tokens(doc: Doc): Set<string> {
+    const out = new Set<string>();
+    for (const f of Object.keys(this.weights)) {
+      for (const s of strings(getPath(doc, f))) for (const w of words(s)) out.add(w.toLowerCase());
+    }
+    return out;
+  }
+
+  private entryFor(doc: Doc, id: string): IndexEntry {
+    return { k: [...this.prefixFields.map((f) => getPath(doc, f)), doc._id], id };
+  }
+
+  /** Adds a document's words. Throws when a prefix field holds an array (MongoDB refuses those too). */
+  add(doc: Doc, id: string): void {
+    const entry = this.entryFor(doc, id);
+    if (entry.k.some(Array.isArray)) {
+      throw new MongoCommandError('CannotCreateIndex', `text index prefix fields cannot be arrays: ${this.spec.name}`);
+    }
+    for (const t of this.tokens(doc)) {
+      let list = this.postings.get(t);
+      if (!list) {
+        list = new SortedList((a, b) => this.compare(a.k, b.k));
+        this.postings.set(t, list);
+      }
+      list.insert(entry);
+    }
+  }
+
+  /** Removes a stored document's words. */
+  remove(doc: Doc, id: string): void {
+    const entry = this.entryFor(doc, id);
+    for (const t of this.tokens(doc)) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      list.remove(entry);
+      if (!list.size) this.postings.delete(t);
+    }
+  }
+
+  /**
+   * Ids of documents containing any of `terms` with the given prefix values, merged in `_id` order (descending when
+   * `reverse`), each once. Lazy: stops costing as soon as the caller stops pulling.
+   */
+  *search(prefix: unknown[], terms: string[], reverse: boolean, stats: ScanStats): Generator<string> {
+    const n = prefix.length;
+    const iters: Iterator<IndexEntry>[] = [];
+    for (const t of new Set(terms.map((x) => x.toLowerCase()))) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      if (!reverse) iters.push(list.forward(list.seek((e) => this.compare(e.k, prefix, n) >= 0)));
+      else iters.push(list.backward(list.seek((e) => this.compare(e.k, prefix, n) > 0)));
+    }
+    const heads: (IndexEntry | undefined)[] = iters.map((it) => {
+      const r = it.next();
+      return r.done || this.compare(r.value.k, prefix, n) !== 0 ? undefined : r.value;
+    });
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (!h) continue;
+        if (best < 0) best = i;
+        else {
+          const c = compareValues(h.k[n], heads[best]!.k[n]);
+          if (reverse ? c > 0 : c < 0) best = i;
+        }
+      }
+      if (best < 0) return;
+      const id = heads[best]!.id;
+      const idValue = heads[best]!.k[n];
+      yield id;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (!h || compareValues(h.k[n], idValue) !== 0) continue;
+        stats.keysExamined++;
+        const r = iters[i].next();
+        heads[i] = r.done || this.compare(r.value.k, prefix, n) !== 0 ? undefined : r.value;
+      }
+    }
+  }
+
+  /** Whether a candidate document satisfies the phrase, negation and case-sensitivity parts of a search. */
+  matches(doc: Doc, search: TextSearch): boolean {
+    const texts: string[] = [];
+    for (const f of Object.keys(this.weights)) texts.push(...strings(getPath(doc, f)));
+    const norm = (s: string) => (search.caseSensitive ? s : s.toLowerCase());
+    const docWords = new Set(texts.flatMap((s) => words(s).map(norm)));
+    const joined = texts.map(norm);
+    if (search.caseSensitive && !search.terms.some((t) => docWords.has(t))) return false;
+    if (search.negated.some((t) => docWords.has(t))) return false;
+    if (!search.phrases.every((p) => joined.some((s) => s.includes(p)))) return false;
+    if (search.negatedPhrases.some((p) => joined.some((s) => s.includes(p)))) return false;
+    return true;
+  }
+
+  /**
+   * MongoDB's text score of a document for the search terms: per field and term,
+   * `weight × freq × (0.5 × count / numTokens + 0.5)` where `freq` adds 1, 1/2, 1/4... per occurrence.
+   */
+  score(doc: Doc, terms: string[]): number {
+    const wanted = new Set(terms.map((t) => t.toLowerCase()));
+    let score = 0;
+    for (const [field, weight] of Object.entries(this.weights)) {
+      for (const s of strings(getPath(doc, field))) {
+        const toks = words(s).map((w) => w.toLowerCase());
+        const stat = new Map<string, { count: number; freq: number; exp: number }>();
+        for (const t of toks) {
+          if (!wanted.has(t)) continue;
+          const d = stat.get(t) ?? { count: 0, freq: 0, exp: 0 };
+          d.exp = d.exp ? d.exp * 2 : 1;
+          d.count++;
+          d.freq += 1 / d.exp;
+          stat.set(t, d);
+        }
+        for (const d of stat.values()) score += weight * d.freq * ((0.5 * d.count) / toks.length + 0.5);
+      }
+    }
+    return score;
+  }
+}
