@@ -74,13 +74,17 @@ interface Template {
   literals: number;
 }
 
-/** Rewrites document-relative `#/components/...` references so they resolve against the registered document. */
-function absolutizeRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(absolutizeRefs);
+/**
+ * Prepares document schemas for Ajv: document-relative `#/components/...` references are made absolute so they
+ * resolve against the registered document, and empty `enum: []` lists (which Ajv rejects) are dropped.
+ */
+function forAjv(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forAjv);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOC_ID + v : absolutizeRefs(v);
+      if (k === 'enum' && Array.isArray(v) && v.length === 0) continue;
+      out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? DOC_ID + v : forAjv(v);
     }
     return out;
   }
@@ -138,7 +142,7 @@ export class OpenApiValidator {
       const segments = route.split('/').slice(1);
       return { route, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
     });
-    const components = { $id: DOC_ID, components: { schemas: doc.components.schemas } };
+    const components = { $id: DOC_ID, components: { schemas: forAjv(doc.components.schemas) } };
     const make = (coerceTypes: boolean) => {
       const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes, validateFormats: true });
       addFormats(ajv);
@@ -236,7 +240,7 @@ export class OpenApiValidator {
   private compile(key: string, schema: Schema, coerce: boolean): ValidateFunction {
     let validate = this.compiled.get(key);
     if (!validate) {
-      validate = (coerce ? this.coercingAjv : this.ajv).compile(absolutizeRefs(schema) as Schema);
+      validate = (coerce ? this.coercingAjv : this.ajv).compile(forAjv(schema) as Schema);
       this.compiled.set(key, validate);
     }
     return validate;
