@@ -40,7 +40,5 @@ export type RouteTable = Record<string, Handler>;
 
 /** 200 with a JSON body. */
 export const ok = (body: unknown): Reply => ({ status: 200, body });
-/** 201 with a JSON body. */
-export const created = (body: unknown): Reply => ({ status: 201, body });
 /** 204 without a body. */
 export const noContent = (): Reply => ({ status: 204 });

@@ -40,8 +40,6 @@ export const errors = {
   unknownSticker: unknown(10060, 'Sticker'),
   missingPermissions: () => new DiscordError(403, 50013, 'Missing Permissions'),
   missingAccess: () => new DiscordError(403, 50001, 'Missing Access'),
-  maxEmojis: () => new DiscordError(400, 30008, 'Maximum number of emojis reached'),
-  maxStickers: () => new DiscordError(400, 30039, 'Maximum number of stickers reached'),
   emptyMessage: () => new DiscordError(400, 50006, 'Cannot send an empty message'),
   invalidJson: () => new DiscordError(400, 50109, 'The request body contains invalid JSON.'),
   wrongChannelType: () => new DiscordError(400, 50024, 'Cannot execute action on this channel type'),
