@@ -54,14 +54,15 @@ export class MongoCommandError extends Error {
 }
 
 /**
- * Converts any thrown value into a {@link MongoCommandError}: mingo's query/update errors become BadValue (code 2),
- * anything else InternalError (code 1).
+ * Converts any thrown value into a {@link MongoCommandError}: mingo's query/update errors become BadValue (code 2) or
+ * ImmutableField (66), anything else InternalError (code 1).
  */
 export function toCommandError(err: unknown): MongoCommandError {
   if (err instanceof MongoCommandError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof Error && (err.name === 'MingoError' || err.name === 'BSONError')) {
-    return new MongoCommandError('BadValue', message);
+  const kind = err instanceof Error ? err.constructor.name : '';
+  if (kind === 'MingoError' || kind === 'BSONError') {
+    return new MongoCommandError(/immutable field/.test(message) ? 'ImmutableField' : 'BadValue', message);
   }
   return new MongoCommandError('InternalError', message);
 }

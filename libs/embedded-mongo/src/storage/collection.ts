@@ -121,6 +121,7 @@ export class Collection {
     const doc = idFirst('_id' in input ? input : { _id: new ObjectId(), ...input });
     this.validate(doc);
     const id = idKey(doc._id);
+    if (this.docs.has(id)) throw (this.indexes.get('_id_') as OrderedIndex).duplicateError([doc._id]);
     this.checkAll(doc, id);
     this.index(doc, id);
     this.docs.set(id, doc);
