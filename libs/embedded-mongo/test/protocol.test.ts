@@ -67,7 +67,9 @@ async function raw(): Promise<{ socket: Socket; next(): Promise<Buffer | null> }
   let buf = Buffer.alloc(0);
   let closed = false;
   const waiters: (() => void)[] = [];
-  const wake = () => waiters.splice(0).forEach((w) => w());
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
   socket.on('data', (d) => {
     buf = Buffer.concat([buf, d]);
     wake();
