@@ -1,0 +1,131 @@
+import { describeEmbedded, rejection, startEnv, type TestEnv } from './helpers';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await startEnv('text');
+  const notes = env.db.collection('notes');
+  await notes.createIndex({ content: 'text' });
+  await notes.insertMany([
+    { _id: 1, content: 'Apple PIE with cinnamon' },
+    { _id: 2, content: 'banana bread, quick brown crust' },
+    { _id: 3, content: 'apple apple' },
+    { _id: 4, content: 'cherry tart' },
+    { _id: 5, content: 'quick lunch: apple and banana' },
+  ] as never[]);
+});
+afterAll(() => env.stop());
+
+async function ids(filter: object, sort: object = { _id: 1 }) {
+  return (await env.db.collection('notes').find(filter).sort(sort).toArray()).map((d) => d._id);
+}
+
+describe('$text', () => {
+  it('matches words case-insensitively, OR-ing the words', async () => {
+    expect(await ids({ $text: { $search: 'APPLE' } })).toEqual([1, 3, 5]);
+    expect(await ids({ $text: { $search: 'cherry banana' } })).toEqual([2, 4, 5]);
+    expect(await ids({ $text: { $search: 'pie', $caseSensitive: true } })).toEqual([]);
+  });
+
+  it('supports phrases and negation', async () => {
+    expect(await ids({ $text: { $search: '"quick brown"' } })).toEqual([2]);
+    expect(await ids({ $text: { $search: 'apple -banana' } })).toEqual([1, 3]);
+    expect(await ids({ $text: { $search: 'banana -"brown crust"' } })).toEqual([5]);
+  });
+
+  it('projects and sorts by textScore', async () => {
+    const docs = await env.db
+      .collection('notes')
+      .find({ $text: { $search: 'apple' } }, { projection: { score: { $meta: 'textScore' } } })
+      .sort({ score: { $meta: 'textScore' } })
+      .toArray();
+    expect(docs[0]._id).toBe(3);
+    expect(docs.map((d) => typeof d.score)).toEqual(['number', 'number', 'number']);
+    expect(docs[0].score).toBeGreaterThan(docs[1].score);
+    expect(docs[0].content).toBe('apple apple');
+  });
+
+  it('combines with other filters', async () => {
+    expect(await ids({ $text: { $search: 'apple' }, _id: { $gt: 1 } })).toEqual([3, 5]);
+  });
+
+  it('answers IndexNotFound without a text index', async () => {
+    await env.db.collection('plain').insertOne({ content: 'apple' });
+    const err = await rejection(
+      env.db
+        .collection('plain')
+        .find({ $text: { $search: 'apple' } })
+        .toArray(),
+    );
+    expect(err.code).toBe(27);
+    expect(err.message).toContain('text index required for $text query');
+  });
+
+  it('lists text indexes with weights and language', async () => {
+    const posts = env.db.collection('weighted');
+    await posts.createIndex(
+      { title: 'text', body: 'text' },
+      { weights: { title: 10 }, default_language: 'english', name: 'search' },
+    );
+    const ix = (await posts.listIndexes().toArray()).find((i) => i.name === 'search');
+    expect(ix).toMatchObject({
+      key: { _fts: 'text', _ftsx: 1 },
+      weights: { title: 10, body: 1 },
+      default_language: 'english',
+    });
+    expect(ix!.textIndexVersion).toBe(3);
+    await posts.insertMany([
+      { _id: 1, title: 'other', body: 'zebra' },
+      { _id: 2, title: 'zebra', body: 'other' },
+    ] as never[]);
+    const ranked = await posts
+      .find({ $text: { $search: 'zebra' } }, { projection: { score: { $meta: 'textScore' } } })
+      .sort({ score: { $meta: 'textScore' } })
+      .toArray();
+    expect(ranked.map((d) => d._id)).toEqual([2, 1]);
+  });
+});
+
+describe('compound text index with an equality prefix', () => {
+  beforeAll(async () => {
+    const msgs = env.db.collection('messages');
+    await msgs.createIndex({ guild: 1, content: 'text' });
+    await msgs.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({
+        _id: i,
+        guild: `g${i % 3}`,
+        content: i % 2 ? `hello world ${i}` : `goodbye ${i}`,
+      })) as never[],
+    );
+  });
+
+  it('searches within one prefix value, newest first, with a limit', async () => {
+    const docs = await env.db
+      .collection('messages')
+      .find({ guild: 'g1', $text: { $search: 'hello' } })
+      .sort({ _id: -1 })
+      .limit(5)
+      .toArray();
+    expect(docs.map((d) => d._id)).toEqual([295, 289, 283, 277, 271]);
+    expect(docs.every((d) => d.guild === 'g1')).toBe(true);
+  });
+
+  it('refuses a $text query without the prefix equality', async () => {
+    const err = await rejection(
+      env.db
+        .collection('messages')
+        .find({ $text: { $search: 'hello' } })
+        .toArray(),
+    );
+    expect(err.code).toBeDefined();
+  });
+});
+
+describeEmbedded('text index use', 'explain output of a real MongoDB differs in shape', () => {
+  it('walks postings in _id order and stops at the limit', async () => {
+    const r = await env.db.command({
+      explain: { find: 'messages', filter: { guild: 'g1', $text: { $search: 'hello' } }, sort: { _id: -1 }, limit: 5 },
+    });
+    expect(r.queryPlanner.winningPlan).toEqual({ stage: 'TEXT', indexName: 'guild_1_content_text' });
+    expect(r.executionStats.totalDocsExamined).toBe(5);
+  });
+});
