@@ -166,15 +166,18 @@ export class EventBus {
     handler: (batch: BusMessage<T>[]) => Promise<void>,
   ): Promise<() => Promise<void>> {
     const stream = this.streamName(opts.stream);
+    const filters = opts.filterSubjects.map((s) => this.subject(s));
+    const serverFilters = filters.length === 1 || this.supportsMultipleFilters();
     const config = {
       durable_name: `${this.namespace ? `${this.namespace}_` : ''}${opts.durable}`,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      filter_subjects: opts.filterSubjects.map((s) => this.subject(s)),
+      ...(filters.length === 1 ? { filter_subject: filters[0] } : serverFilters ? { filter_subjects: filters } : {}),
       max_ack_pending: opts.maxAckPending ?? 512,
       ack_wait: nanos(opts.ackWaitMs ?? 30_000),
       max_deliver: -1,
     };
+    const wanted = (m: JsMsg) => serverFilters || filters.some((f) => subjectMatches(f, m.subject));
     try {
       await this.jsm.consumers.add(stream, config);
     } catch {
@@ -206,6 +209,10 @@ export class EventBus {
     };
     const loop = (async () => {
       for await (const m of messages) {
+        if (!wanted(m)) {
+          m.ack();
+          continue;
+        }
         buffer.push(m);
         if (buffer.length >= batchSize) await flush();
         else if (!scheduled) {
@@ -283,6 +290,12 @@ export class EventBus {
     await this.nc.drain().catch(() => undefined);
   }
 
+  /** NATS 2.10 added consumers with several filter subjects; older servers (Debian's 2.9) get one stream-wide consumer filtered here. */
+  private supportsMultipleFilters(): boolean {
+    const [major = 0, minor = 0] = (this.nc.info?.version ?? '0.0').split('.').map(Number);
+    return major > 2 || (major === 2 && minor >= 10);
+  }
+
   private decode<T>(m: JsMsg): BusMessage<T> {
     const prefix = this.namespace ? `${this.namespace}.` : '';
     return {
@@ -311,4 +324,15 @@ export class EventBus {
       if (status.type === 'reconnect') this.connected = true;
     }
   }
+}
+
+/** True when `subject` matches the NATS filter `filter` (`*` one token, `>` the rest). */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
+  }
+  return f.length === s.length;
 }
