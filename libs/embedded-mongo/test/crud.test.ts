@@ -1,6 +1,6 @@
 import { Long, ObjectId } from 'bson';
 import mongoose from 'mongoose';
-import { rejection, startEnv, type TestEnv } from './helpers';
+import { type Loose, rejection, startEnv, type TestEnv } from './helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ afterAll(() => env.stop());
 
 describe('insert / find', () => {
   it('round-trips BSON types and generates ObjectId _ids', async () => {
-    const coll = env.db.collection('types');
+    const coll = env.db.collection<Loose>('types');
     const when = new Date('2024-01-02T03:04:05.006Z');
     const { insertedId } = await coll.insertOne({
       s: 'x',
@@ -27,7 +27,7 @@ describe('insert / find', () => {
   });
 
   it('supports filter, sort, skip, limit, negative limit and projection', async () => {
-    const coll = env.db.collection('people');
+    const coll = env.db.collection<Loose>('people');
     await coll.insertMany(
       Array.from({ length: 20 }, (_, i) => ({
         _id: i,
@@ -51,14 +51,14 @@ describe('insert / find', () => {
     const neg = await env.db.command({ find: 'people', filter: { tags: 'odd' }, sort: { _id: 1 }, limit: -2 });
     expect(neg.cursor.firstBatch.map((d: { _id: number }) => d._id)).toEqual([1, 3]);
     expect(Number(neg.cursor.id)).toBe(0);
-    const excl = await coll.findOne({ _id: 2 as never }, { projection: { tags: 0, age: 0 } });
+    const excl = await coll.findOne({ _id: 2 }, { projection: { tags: 0, age: 0 } });
     expect(excl).toEqual({ _id: 2, name: 'p02' });
     expect(await coll.countDocuments({ $or: [{ age: 0 }, { name: /p1[89]/ }] })).toBe(6);
   });
 
   it('reports duplicate _id as a write error and keeps going when unordered', async () => {
-    const coll = env.db.collection('dups');
-    const err = await rejection(coll.insertMany([{ _id: 1 }, { _id: 1 }, { _id: 2 }] as never[], { ordered: false }));
+    const coll = env.db.collection<Loose>('dups');
+    const err = await rejection(coll.insertMany([{ _id: 1 }, { _id: 1 }, { _id: 2 }], { ordered: false }));
     expect(err.code).toBe(11000);
     expect(await coll.countDocuments()).toBe(2);
     const reply = await env.db.command({ insert: 'dups', documents: [{ _id: 3 }, { _id: 1 }, { _id: 4 }] });
@@ -73,7 +73,9 @@ describe('insert / find', () => {
 describe('cursors', () => {
   const N = 10_000;
   beforeAll(async () => {
-    await env.db.collection('big').insertMany(Array.from({ length: N }, (_, i) => ({ _id: i, v: `value-${i}` })));
+    await env.db
+      .collection<Loose>('big')
+      .insertMany(Array.from({ length: N }, (_, i) => ({ _id: i, v: `value-${i}` })));
   });
 
   it('returns 10,000 documents across getMore batches, each exactly once', async () => {
@@ -96,7 +98,7 @@ describe('cursors', () => {
     }
     expect(seen.size).toBe(N);
     expect(batches).toBe(10);
-    const all = await env.db.collection('big').find({}).batchSize(500).toArray();
+    const all = await env.db.collection<Loose>('big').find({}).batchSize(500).toArray();
     expect(all).toHaveLength(N);
   });
 
@@ -133,10 +135,23 @@ describe('cursors', () => {
 
 describe('update', () => {
   it('applies the operators mongoose uses and reports n / nModified', async () => {
-    const coll = env.db.collection('ops');
-    await coll.insertOne({ _id: 1 as never, n: 5, arr: [1, 2, 3], old: 'x', gone: true, m: 2 });
+    interface Ops {
+      _id: number;
+      arr: number[];
+      n: number;
+      m: number;
+      old?: string;
+      gone?: boolean;
+      renamed?: string;
+      low?: number;
+      high?: number;
+      at?: Date;
+      set?: string[];
+    }
+    const coll = env.db.collection<Ops>('ops');
+    await coll.insertOne({ _id: 1, n: 5, arr: [1, 2, 3], old: 'x', gone: true, m: 2 });
     const r = await coll.updateOne(
-      { _id: 1 as never },
+      { _id: 1 },
       {
         $inc: { n: 2 },
         $push: { arr: { $each: [0], $position: 0, $slice: 3 } },
@@ -150,18 +165,18 @@ describe('update', () => {
       },
     );
     expect(r).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
-    const doc = await coll.findOne({ _id: 1 as never });
+    const doc = await coll.findOne({ _id: 1 });
     expect(doc).toMatchObject({ n: 7, arr: [0, 1, 2], renamed: 'x', m: 6, low: 1, high: 9, set: ['a'] });
     expect(doc!.gone).toBeUndefined();
     expect(doc!.at).toBeInstanceOf(Date);
-    const same = await coll.updateOne({ _id: 1 as never }, { $set: { n: 7 } });
+    const same = await coll.updateOne({ _id: 1 }, { $set: { n: 7 } });
     expect(same).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
-    await coll.updateOne({ _id: 1 as never }, { $pull: { arr: { $gte: 1 } } });
-    expect((await coll.findOne({ _id: 1 as never }))!.arr).toEqual([0]);
+    await coll.updateOne({ _id: 1 }, { $pull: { arr: { $gte: 1 } } });
+    expect((await coll.findOne({ _id: 1 }))!.arr).toEqual([0]);
   });
 
   it('updates many, replaces documents and refuses to change _id', async () => {
-    const coll = env.db.collection('many');
+    const coll = env.db.collection<Loose>('many');
     await coll.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }]);
     const r = await coll.updateMany({ k: 1 }, { $set: { hit: true } });
     expect(r).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
@@ -173,7 +188,7 @@ describe('update', () => {
   });
 
   it('upserts with $setOnInsert, seeding equality fields from the filter', async () => {
-    const coll = env.db.collection('upserts');
+    const coll = env.db.collection<Loose>('upserts');
     const r = await coll.updateOne(
       { guild: 'g1', 'who.id': 'u1', score: { $gt: 0 } },
       { $inc: { visits: 1 }, $setOnInsert: { created: 'now' } },
@@ -204,13 +219,13 @@ describe('update', () => {
         { index: 1, _id: 'b' },
       ],
     });
-    expect(await coll.findOne({ _id: 'b' as never })).toEqual({ _id: 'b', y: 2 });
+    expect(await coll.findOne({ _id: 'b' })).toEqual({ _id: 'b', y: 2 });
   });
 
   it('supports positional $, $[] and $[ident] with arrayFilters', async () => {
-    const coll = env.db.collection('arrays');
+    const coll = env.db.collection<Loose>('arrays');
     await coll.insertOne({
-      _id: 1 as never,
+      _id: 1,
       grades: [
         { g: 80, n: 0 },
         { g: 95, n: 0 },
@@ -218,14 +233,10 @@ describe('update', () => {
       ],
       tags: ['a', 'b'],
     });
-    await coll.updateOne(
-      { _id: 1 as never },
-      { $set: { 'grades.$[hi].n': 1 } },
-      { arrayFilters: [{ 'hi.g': { $gte: 90 } }] },
-    );
-    await coll.updateOne({ _id: 1 as never, tags: 'b' }, { $set: { 'tags.$': 'B' } });
-    await coll.updateOne({ _id: 1 as never }, { $inc: { 'grades.$[].g': 1 } });
-    expect(await coll.findOne({ _id: 1 as never })).toEqual({
+    await coll.updateOne({ _id: 1 }, { $set: { 'grades.$[hi].n': 1 } }, { arrayFilters: [{ 'hi.g': { $gte: 90 } }] });
+    await coll.updateOne({ _id: 1, tags: 'b' }, { $set: { 'tags.$': 'B' } });
+    await coll.updateOne({ _id: 1 }, { $inc: { 'grades.$[].g': 1 } });
+    expect(await coll.findOne({ _id: 1 })).toEqual({
       _id: 1,
       grades: [
         { g: 81, n: 0 },
@@ -235,7 +246,7 @@ describe('update', () => {
       tags: ['a', 'B'],
     });
     const up = await coll.updateOne(
-      { _id: 2 as never },
+      { _id: 2 },
       { $set: { items: [{ q: 1 }] }, $setOnInsert: { made: true } },
       { upsert: true },
     );
@@ -243,21 +254,21 @@ describe('update', () => {
   });
 
   it('supports pipeline updates', async () => {
-    const coll = env.db.collection('pipeline');
-    await coll.insertOne({ _id: 1 as never, a: 2, b: 3 });
-    await coll.updateOne({ _id: 1 as never }, [{ $set: { sum: { $add: ['$a', '$b'] } } }]);
-    expect(await coll.findOne({ _id: 1 as never })).toEqual({ _id: 1, a: 2, b: 3, sum: 5 });
+    const coll = env.db.collection<Loose>('pipeline');
+    await coll.insertOne({ _id: 1, a: 2, b: 3 });
+    await coll.updateOne({ _id: 1 }, [{ $set: { sum: { $add: ['$a', '$b'] } } }]);
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: 2, b: 3, sum: 5 });
   });
 });
 
 describe('delete, count, distinct, aggregate', () => {
   beforeAll(async () => {
-    await env.db.collection('stats').insertMany([
+    await env.db.collection<Loose>('stats').insertMany([
       { _id: 1, g: 'a', v: 1, tags: ['x', 'y'] },
       { _id: 2, g: 'a', v: 2, tags: ['y'] },
       { _id: 3, g: 'b', v: 3, tags: [] },
       { _id: 4, g: 'c', v: 4 },
-    ] as never[]);
+    ]);
   });
 
   it('counts with query, skip and limit', async () => {
@@ -265,18 +276,18 @@ describe('delete, count, distinct, aggregate', () => {
     expect((await env.db.command({ count: 'stats', query: { v: { $gt: 1 } } })).n).toBe(3);
     expect((await env.db.command({ count: 'stats', query: {}, skip: 1, limit: 2 })).n).toBe(2);
     expect((await env.db.command({ count: 'missing' })).n).toBe(0);
-    expect(await env.db.collection('stats').countDocuments({ g: 'a' })).toBe(2);
-    expect(await env.db.collection('stats').estimatedDocumentCount()).toBe(4);
+    expect(await env.db.collection<Loose>('stats').countDocuments({ g: 'a' })).toBe(2);
+    expect(await env.db.collection<Loose>('stats').estimatedDocumentCount()).toBe(4);
   });
 
   it('lists distinct values, flattening arrays', async () => {
-    expect(await env.db.collection('stats').distinct('tags')).toEqual(['x', 'y']);
-    expect(await env.db.collection('stats').distinct('g', { v: { $lt: 4 } })).toEqual(['a', 'b']);
+    expect(await env.db.collection<Loose>('stats').distinct('tags')).toEqual(['x', 'y']);
+    expect(await env.db.collection<Loose>('stats').distinct('g', { v: { $lt: 4 } })).toEqual(['a', 'b']);
   });
 
   it('aggregates with $match, $group, $sort, $project, $unwind, $lookup and refuses $out', async () => {
     const r = await env.db
-      .collection('stats')
+      .collection<Loose>('stats')
       .aggregate([
         { $match: { v: { $gte: 1 } } },
         { $group: { _id: '$g', total: { $sum: '$v' } } },
@@ -289,24 +300,24 @@ describe('delete, count, distinct, aggregate', () => {
       { _id: 'b', total: 3 },
     ]);
     const unwound = await env.db
-      .collection('stats')
+      .collection<Loose>('stats')
       .aggregate([{ $unwind: '$tags' }, { $project: { _id: 0, t: '$tags' } }])
       .toArray();
     expect(unwound).toEqual([{ t: 'x' }, { t: 'y' }, { t: 'y' }]);
-    await env.db.collection('groups').insertMany([{ _id: 'a', label: 'Alpha' }] as never[]);
+    await env.db.collection<Loose>('groups').insertMany([{ _id: 'a', label: 'Alpha' }]);
     const joined = await env.db
-      .collection('stats')
+      .collection<Loose>('stats')
       .aggregate([
         { $match: { _id: 1 } },
         { $lookup: { from: 'groups', localField: 'g', foreignField: '_id', as: 'grp' } },
       ])
       .toArray();
     expect(joined[0].grp).toEqual([{ _id: 'a', label: 'Alpha' }]);
-    const stats = await env.db.collection('stats').findOne({ _id: 1 as never });
+    const stats = await env.db.collection<Loose>('stats').findOne({ _id: 1 });
     expect(stats!.grp).toBeUndefined();
     const err = await rejection(
       env.db
-        .collection('stats')
+        .collection<Loose>('stats')
         .aggregate([{ $out: 'elsewhere' }])
         .toArray(),
     );
@@ -314,7 +325,7 @@ describe('delete, count, distinct, aggregate', () => {
   });
 
   it('deletes one or many', async () => {
-    const coll = env.db.collection('deletions');
+    const coll = env.db.collection<Loose>('deletions');
     await coll.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }]);
     expect((await coll.deleteOne({ k: 1 })).deletedCount).toBe(1);
     expect((await coll.deleteMany({})).deletedCount).toBe(2);
@@ -324,11 +335,11 @@ describe('delete, count, distinct, aggregate', () => {
 
 describe('findAndModify', () => {
   it('returns the old or new version, upserts, removes, sorts and projects', async () => {
-    const coll = env.db.collection('fam');
+    const coll = env.db.collection<Loose>('fam');
     await coll.insertMany([
       { _id: 1, q: 'a', n: 1 },
       { _id: 2, q: 'a', n: 2 },
-    ] as never[]);
+    ]);
     const before = await coll.findOneAndUpdate({ q: 'a' }, { $inc: { n: 10 } }, { sort: { n: -1 } });
     expect(before).toEqual({ _id: 2, q: 'a', n: 2 });
     const after = await coll.findOneAndUpdate(
@@ -349,9 +360,9 @@ describe('findAndModify', () => {
     expect(raw.value).toMatchObject({ q: 'z', n: 0 });
     const miss = await env.db.command({ findAndModify: 'fam', query: { q: 'none' }, update: { $set: { n: 0 } } });
     expect(miss).toMatchObject({ lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 });
-    const removed = await coll.findOneAndDelete({ _id: 1 as never });
+    const removed = await coll.findOneAndDelete({ _id: 1 });
     expect(removed).toEqual({ _id: 1, q: 'a', n: 1 });
-    const replaced = await coll.findOneAndReplace({ _id: 2 as never }, { q: 'r' }, { returnDocument: 'after' });
+    const replaced = await coll.findOneAndReplace({ _id: 2 }, { q: 'r' }, { returnDocument: 'after' });
     expect(replaced).toEqual({ _id: 2, q: 'r' });
   });
 });
@@ -370,7 +381,7 @@ describe('collections and databases', () => {
     const missing = await rejection(env.db.command({ drop: 'explicit' }));
     expect(missing.code).toBe(26);
     const other = env.client.db(`${env.dbName}_x`);
-    await other.collection('c').insertOne({ a: 1 });
+    await other.collection<Loose>('c').insertOne({ a: 1 });
     expect(await other.dropDatabase()).toBe(true);
     const dbs = await env.client.db('admin').command({ listDatabases: 1, nameOnly: true });
     expect(dbs.databases.map((d: { name: string }) => d.name)).not.toContain(`${env.dbName}_x`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src/index';
-import { describeEmbedded, rejection } from './helpers';
+import { describeEmbedded, type Loose, rejection } from './helpers';
 
 const ROOT = resolve(__dirname, '../../..');
 const CLI = join(ROOT, 'libs/embedded-mongo/dist/cli.js');
@@ -53,20 +53,20 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
   it('keeps documents, updates, deletes, collections and index definitions across a restart', async () => {
     const d = dir();
     await withServer(d, async (client) => {
-      const coll = client.db('app').collection('users');
+      const coll = client.db('app').collection<Loose>('users');
       await coll.createIndex({ email: 1 }, { unique: true });
       await coll.createIndex({ bio: 'text' });
       await coll.insertMany([
         { _id: 1, email: 'a@x', bio: 'likes apples' },
         { _id: 2, email: 'b@x', bio: 'likes pears' },
         { _id: 3, email: 'c@x', bio: 'gone soon' },
-      ] as never[]);
-      await coll.updateOne({ _id: 2 as never }, { $set: { email: 'bb@x' } });
-      await coll.deleteOne({ _id: 3 as never });
+      ]);
+      await coll.updateOne({ _id: 2 }, { $set: { email: 'bb@x' } });
+      await coll.deleteOne({ _id: 3 });
       await client.db('app').createCollection('empty');
     });
     await withServer(d, async (client) => {
-      const coll = client.db('app').collection('users');
+      const coll = client.db('app').collection<Loose>('users');
       expect(await coll.find().sort({ _id: 1 }).toArray()).toEqual([
         { _id: 1, email: 'a@x', bio: 'likes apples' },
         { _id: 2, email: 'bb@x', bio: 'likes pears' },
@@ -84,11 +84,9 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
     await withServer(
       d,
       async (client) => {
-        const coll = client.db('app').collection('log');
+        const coll = client.db('app').collection<Loose>('log');
         for (let i = 0; i < 20; i++) {
-          await coll.insertMany(
-            Array.from({ length: 50 }, (_, j) => ({ _id: i * 50 + j, pad: 'x'.repeat(200) })) as never[],
-          );
+          await coll.insertMany(Array.from({ length: 50 }, (_, j) => ({ _id: i * 50 + j, pad: 'x'.repeat(200) })));
           await coll.updateMany({ _id: { $lt: 100 } }, { $inc: { n: 1 } });
         }
         await coll.deleteMany({ _id: { $gte: 900 } });
@@ -99,31 +97,23 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
     expect(files).toContain('snapshot.bin');
     expect(files.filter((f) => f.startsWith('journal-'))).toHaveLength(1);
     await withServer(d, async (client) => {
-      const coll = client.db('app').collection('log');
+      const coll = client.db('app').collection<Loose>('log');
       expect(await coll.countDocuments()).toBe(900);
-      expect(await coll.findOne({ _id: 5 as never })).toMatchObject({ n: 20 });
+      expect(await coll.findOne({ _id: 5 })).toMatchObject({ n: 20 });
     });
   });
 
   it('ignores a torn record at the end of the journal', async () => {
     const d = dir();
-    await withServer(d, (client) =>
-      client
-        .db('app')
-        .collection('t')
-        .insertOne({ _id: 'kept' as never }),
-    );
+    await withServer(d, (client) => client.db('app').collection<Loose>('t').insertOne({ _id: 'kept' }));
     const journal = readdirSync(d).find((f) => f.startsWith('journal-'))!;
     appendFileSync(join(d, journal), Buffer.from([0x40, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
     await withServer(d, async (client) => {
-      expect(await client.db('app').collection('t').find().toArray()).toEqual([{ _id: 'kept' }]);
-      await client
-        .db('app')
-        .collection('t')
-        .insertOne({ _id: 'after' as never });
+      expect(await client.db('app').collection<Loose>('t').find().toArray()).toEqual([{ _id: 'kept' }]);
+      await client.db('app').collection<Loose>('t').insertOne({ _id: 'after' });
     });
     await withServer(d, async (client) => {
-      expect(await client.db('app').collection('t').countDocuments()).toBe(2);
+      expect(await client.db('app').collection<Loose>('t').countDocuments()).toBe(2);
     });
   });
 
@@ -142,7 +132,7 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
         retryWrites: false,
         serverSelectionTimeoutMS: 2000,
       });
-      const coll = client.db('crash').collection('acks');
+      const coll = client.db('crash').collection<Loose>('acks');
       await coll.createIndex({ worker: 1, seq: 1 }, { unique: true });
       const acknowledged: string[] = [];
       let stop = false;
@@ -150,7 +140,7 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
         for (let seq = 0; !stop; seq++) {
           const _id = `${w}-${seq}`;
           try {
-            await coll.insertOne({ _id: _id as never, worker: w, seq, body: 'y'.repeat(100) });
+            await coll.insertOne({ _id: _id, worker: w, seq, body: 'y'.repeat(100) });
             acknowledged.push(_id);
           } catch {
             return;
@@ -170,14 +160,14 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
           (
             await c
               .db('crash')
-              .collection('acks')
+              .collection<Loose>('acks')
               .find({}, { projection: { _id: 1 } })
               .toArray()
           ).map((x) => x._id),
         );
-        const missing = acknowledged.filter((id) => !present.has(id as never));
+        const missing = acknowledged.filter((id) => !present.has(id));
         expect(missing).toEqual([]);
-        expect((await c.db('crash').collection('acks').listIndexes().toArray()).map((i) => i.name)).toContain(
+        expect((await c.db('crash').collection<Loose>('acks').listIndexes().toArray()).map((i) => i.name)).toContain(
           'worker_1_seq_1',
         );
       });
@@ -188,16 +178,13 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
       const { child, uri } = await startCli(d);
       expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+$/);
       const client = await MongoClient.connect(uri);
-      await client
-        .db('cli')
-        .collection('c')
-        .insertOne({ _id: 'x' as never });
+      await client.db('cli').collection<Loose>('c').insertOne({ _id: 'x' });
       await client.close();
       child.kill('SIGTERM');
       const code = await new Promise((r) => child.once('exit', r));
       expect(code).toBe(0);
       await withServer(d, async (c) => {
-        expect(await c.db('cli').collection('c').countDocuments()).toBe(1);
+        expect(await c.db('cli').collection<Loose>('c').countDocuments()).toBe(1);
       });
     }, 20_000);
   });

@@ -1,6 +1,13 @@
-import { type Db, MongoClient } from 'mongodb';
+import { type Db, MongoClient, type ObjectId } from 'mongodb';
 import mongoose from 'mongoose';
 import { type EmbeddedMongo, startEmbeddedMongo } from '../src/index';
+
+/** A schema-less document type for driver collections in tests. */
+export interface Loose {
+  _id?: string | number | ObjectId;
+  // biome-ignore lint/suspicious/noExplicitAny: test documents are schema-less; the driver's update types need any
+  [key: string]: any;
+}
 
 /** True when the suite runs against a real MongoDB given by MONGO_URL. */
 export const REAL_MONGO = Boolean(process.env.MONGO_URL);

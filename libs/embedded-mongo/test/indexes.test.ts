@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { describeEmbedded, rejection, startEnv, type TestEnv } from './helpers';
+import { describeEmbedded, type Loose, rejection, startEnv, type TestEnv } from './helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -10,10 +10,11 @@ afterAll(() => env.stop());
 describe('unique indexes through mongoose', () => {
   const schema = new mongoose.Schema({ name: { type: String, unique: true }, guild: String, code: String });
   schema.index({ guild: 1, code: 1 }, { unique: true });
-  let Member: mongoose.Model<{ name?: string; guild?: string; code?: string }>;
+  const makeModel = () => env.conn.model('Member', schema);
+  let Member: ReturnType<typeof makeModel>;
 
   beforeAll(async () => {
-    Member = env.conn.model('Member', schema);
+    Member = makeModel();
     await Member.init();
   });
 
@@ -75,7 +76,7 @@ describe('unique indexes through mongoose', () => {
 
 describe('partial and sparse unique indexes', () => {
   it('only constrains documents matching partialFilterExpression', async () => {
-    const coll = env.db.collection('partial');
+    const coll = env.db.collection<Loose>('partial');
     await coll.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
     await coll.insertMany([
       { email: 'a@x', active: false },
@@ -90,11 +91,11 @@ describe('partial and sparse unique indexes', () => {
   });
 
   it('lets sparse unique indexes skip documents without the field, unlike non-sparse ones', async () => {
-    const sparse = env.db.collection('sparse');
+    const sparse = env.db.collection<Loose>('sparse');
     await sparse.createIndex({ handle: 1 }, { unique: true, sparse: true });
     await sparse.insertMany([{ a: 1 }, { a: 2 }, { handle: 'h' }]);
     expect((await rejection(sparse.insertOne({ handle: 'h' }))).code).toBe(11000);
-    const dense = env.db.collection('dense');
+    const dense = env.db.collection<Loose>('dense');
     await dense.createIndex({ handle: 1 }, { unique: true });
     await dense.insertOne({ a: 1 });
     const err = await rejection(dense.insertOne({ a: 2 }));
@@ -103,7 +104,7 @@ describe('partial and sparse unique indexes', () => {
   });
 
   it('fails to build a unique index over existing duplicates', async () => {
-    const coll = env.db.collection('prebuilt');
+    const coll = env.db.collection<Loose>('prebuilt');
     await coll.insertMany([{ k: 1 }, { k: 1 }]);
     const err = await rejection(coll.createIndex({ k: 1 }, { unique: true }));
     expect(err.code).toBe(11000);
@@ -113,7 +114,7 @@ describe('partial and sparse unique indexes', () => {
 
 describe('index management', () => {
   it('creates idempotently, lists, and answers conflicts with codes 85 / 86', async () => {
-    const coll = env.db.collection('managed');
+    const coll = env.db.collection<Loose>('managed');
     expect(await coll.createIndex({ a: 1, b: -1 })).toBe('a_1_b_-1');
     const again = await env.db.command({
       createIndexes: 'managed',
@@ -139,13 +140,13 @@ describe('index management', () => {
     await coll.dropIndexes();
     expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
     expect((await rejection(coll.dropIndex('nope'))).code).toBe(27);
-    expect((await rejection(env.db.collection('nowhere').listIndexes().toArray())).code).toBe(26);
+    expect((await rejection(env.db.collection<Loose>('nowhere').listIndexes().toArray())).code).toBe(26);
   });
 });
 
 describeEmbedded('TTL', 'MongoDB runs its TTL monitor every 60 s; the embedded sweep interval is configurable', () => {
   it('expires documents after expireAfterSeconds, on dates and arrays of dates', async () => {
-    const coll = env.db.collection('ttl');
+    const coll = env.db.collection<Loose>('ttl');
     await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
     const now = Date.now();
     await coll.insertMany([
@@ -153,13 +154,13 @@ describeEmbedded('TTL', 'MongoDB runs its TTL monitor every 60 s; the embedded s
       { _id: 'fresh', at: new Date(now + 60_000) },
       { _id: 'arr', at: [new Date(now + 60_000), new Date(now - 5000)] },
       { _id: 'nodate', at: 'not a date' },
-    ] as never[]);
-    const perDoc = env.db.collection('ttl0');
+    ]);
+    const perDoc = env.db.collection<Loose>('ttl0');
     await perDoc.createIndex({ expiresAt: 1 }, { expireAfterSeconds: 0 });
     await perDoc.insertMany([
       { _id: 'soon', expiresAt: new Date(now + 300) },
       { _id: 'later', expiresAt: new Date(now + 60_000) },
-    ] as never[]);
+    ]);
     await new Promise((r) => setTimeout(r, 800));
     expect((await coll.find().toArray()).map((d) => d._id).sort()).toEqual(['fresh', 'nodate']);
     expect((await perDoc.find().toArray()).map((d) => d._id)).toEqual(['later']);
@@ -171,7 +172,7 @@ describeEmbedded(
   'explain output of a real MongoDB differs in shape; this checks the embedded planner',
   () => {
     beforeAll(async () => {
-      const coll = env.db.collection('planned');
+      const coll = env.db.collection<Loose>('planned');
       await coll.createIndex({ guild: 1 });
       await coll.createIndex({ score: -1 });
       await coll.insertMany(
@@ -200,7 +201,7 @@ describeEmbedded(
       expect(r.queryPlanner.winningPlan.indexName).toBe('guild_1');
       expect(r.executionStats.totalDocsExamined).toBe(3);
       const docs = await env.db
-        .collection('planned')
+        .collection<Loose>('planned')
         .find({ guild: 'g5', _id: { $lt: 5005 } })
         .sort({ _id: -1 })
         .limit(3)

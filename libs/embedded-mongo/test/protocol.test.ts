@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { deserialize, Long, serialize } from 'bson';
 import { crc32c } from '../src/crc32c';
-import { REAL_MONGO, rejection, startEnv, type TestEnv } from './helpers';
+import { type Loose, REAL_MONGO, rejection, startEnv, type TestEnv } from './helpers';
 
 let env: TestEnv;
 let host: string;
@@ -139,7 +139,7 @@ describe('OP_MSG framing', () => {
     );
     const reply = msgBody((await c.next())!);
     expect(reply).toMatchObject({ n: 2, ok: 1 });
-    expect(await env.db.collection(coll).countDocuments()).toBe(2);
+    expect(await env.db.collection<Loose>(coll).countDocuments()).toBe(2);
     c.socket.destroy();
   });
 
@@ -158,7 +158,7 @@ describe('OP_MSG framing', () => {
     const frame = (await c.next())!;
     expect(frame.readInt32LE(8)).toBe(2);
     expect(msgBody(frame).ok).toBe(1);
-    expect(await env.db.collection('fireforget').findOne({ _id: 'x' as never })).toEqual({ _id: 'x' });
+    expect(await env.db.collection<Loose>('fireforget').findOne({ _id: 'x' })).toEqual({ _id: 'x' });
     c.socket.destroy();
   });
 
@@ -221,7 +221,7 @@ describe('command errors', () => {
       console.log('[embedded-mongo tests] MONGO_URL is a replica set: transactions are allowed there, not refused');
       return;
     }
-    const coll = env.db.collection('txn');
+    const coll = env.db.collection<Loose>('txn');
     const c = await raw();
     c.socket.write(
       opMsg(1, {
@@ -251,7 +251,7 @@ describe('command errors', () => {
     const errors = reply.writeErrors as { code: number; index: number }[];
     expect(errors[0]).toMatchObject({ index: 0, code: 10334 });
     c.socket.destroy();
-    expect(await env.db.collection('big').countDocuments()).toBe(0);
+    expect(await env.db.collection<Loose>('big').countDocuments()).toBe(0);
   });
 });
 
@@ -266,7 +266,7 @@ describe('server commands', () => {
     expect(fcv.featureCompatibilityVersion.version).toMatch(/^\d+\.\d+$/);
     const status = await admin.command({ serverStatus: 1 });
     expect(status.connections.current).toBeGreaterThan(0);
-    await env.db.collection('listed').insertOne({ a: 1 });
+    await env.db.collection<Loose>('listed').insertOne({ a: 1 });
     const dbs = await admin.command({ listDatabases: 1 });
     const mine = dbs.databases.find((d: { name: string }) => d.name === env.dbName);
     expect(mine).toBeDefined();
@@ -282,9 +282,9 @@ describe('server commands', () => {
         MongoClient.connect(process.env.MONGO_URL ?? env.embedded!.uri(), { maxPoolSize: 5 }),
       ),
     );
-    const coll = (i: number) => clients[i % clients.length].db(env.dbName).collection('many');
+    const coll = (i: number) => clients[i % clients.length].db(env.dbName).collection<Loose>('many');
     await Promise.all(Array.from({ length: 400 }, (_, i) => coll(i).insertOne({ i })));
-    expect(await env.db.collection('many').countDocuments()).toBe(400);
+    expect(await env.db.collection<Loose>('many').countDocuments()).toBe(400);
     await Promise.all(clients.map((c) => c.close()));
   });
 });

@@ -1,9 +1,10 @@
-import { describeEmbedded, rejection, startEnv, type TestEnv } from './helpers';
+import type { Filter, Sort } from 'mongodb';
+import { describeEmbedded, type Loose, rejection, startEnv, type TestEnv } from './helpers';
 
 let env: TestEnv;
 beforeAll(async () => {
   env = await startEnv('text');
-  const notes = env.db.collection('notes');
+  const notes = env.db.collection<Loose>('notes');
   await notes.createIndex({ content: 'text' });
   await notes.insertMany([
     { _id: 1, content: 'Apple PIE with cinnamon' },
@@ -11,12 +12,12 @@ beforeAll(async () => {
     { _id: 3, content: 'apple apple' },
     { _id: 4, content: 'cherry tart' },
     { _id: 5, content: 'quick lunch: apple and banana' },
-  ] as never[]);
+  ]);
 });
 afterAll(() => env.stop());
 
-async function ids(filter: object, sort: object = { _id: 1 }) {
-  return (await env.db.collection('notes').find(filter).sort(sort).toArray()).map((d) => d._id);
+async function ids(filter: Filter<Loose>, sort: Sort = { _id: 1 }) {
+  return (await env.db.collection<Loose>('notes').find(filter).sort(sort).toArray()).map((d) => d._id);
 }
 
 describe('$text', () => {
@@ -34,7 +35,7 @@ describe('$text', () => {
 
   it('projects and sorts by textScore', async () => {
     const docs = await env.db
-      .collection('notes')
+      .collection<Loose>('notes')
       .find({ $text: { $search: 'apple' } }, { projection: { score: { $meta: 'textScore' } } })
       .sort({ score: { $meta: 'textScore' } })
       .toArray();
@@ -49,10 +50,10 @@ describe('$text', () => {
   });
 
   it('answers IndexNotFound without a text index', async () => {
-    await env.db.collection('plain').insertOne({ content: 'apple' });
+    await env.db.collection<Loose>('plain').insertOne({ content: 'apple' });
     const err = await rejection(
       env.db
-        .collection('plain')
+        .collection<Loose>('plain')
         .find({ $text: { $search: 'apple' } })
         .toArray(),
     );
@@ -61,7 +62,7 @@ describe('$text', () => {
   });
 
   it('lists text indexes with weights and language', async () => {
-    const posts = env.db.collection('weighted');
+    const posts = env.db.collection<Loose>('weighted');
     await posts.createIndex(
       { title: 'text', body: 'text' },
       { weights: { title: 10 }, default_language: 'english', name: 'search' },
@@ -76,7 +77,7 @@ describe('$text', () => {
     await posts.insertMany([
       { _id: 1, title: 'other', body: 'zebra' },
       { _id: 2, title: 'zebra', body: 'other' },
-    ] as never[]);
+    ]);
     const ranked = await posts
       .find({ $text: { $search: 'zebra' } }, { projection: { score: { $meta: 'textScore' } } })
       .sort({ score: { $meta: 'textScore' } })
@@ -87,20 +88,20 @@ describe('$text', () => {
 
 describe('compound text index with an equality prefix', () => {
   beforeAll(async () => {
-    const msgs = env.db.collection('messages');
+    const msgs = env.db.collection<Loose>('messages');
     await msgs.createIndex({ guild: 1, content: 'text' });
     await msgs.insertMany(
       Array.from({ length: 300 }, (_, i) => ({
         _id: i,
         guild: `g${i % 3}`,
         content: i % 2 ? `hello world ${i}` : `goodbye ${i}`,
-      })) as never[],
+      })),
     );
   });
 
   it('searches within one prefix value, newest first, with a limit', async () => {
     const docs = await env.db
-      .collection('messages')
+      .collection<Loose>('messages')
       .find({ guild: 'g1', $text: { $search: 'hello' } })
       .sort({ _id: -1 })
       .limit(5)
@@ -112,7 +113,7 @@ describe('compound text index with an equality prefix', () => {
   it('refuses a $text query without the prefix equality', async () => {
     const err = await rejection(
       env.db
-        .collection('messages')
+        .collection<Loose>('messages')
         .find({ $text: { $search: 'hello' } })
         .toArray(),
     );
