@@ -6,7 +6,7 @@ import type { Doc } from './values';
 export const OpCode = { REPLY: 1, QUERY: 2004, MSG: 2013 } as const;
 
 /** OP_MSG flag bits. */
-export const MsgFlags = { checksumPresent: 1, moreToCome: 2, exhaustAllowed: 1 << 16 } as const;
+export const MsgFlags = { checksumPresent: 1, moreToCome: 2 } as const;
 
 const HEADER = 16;
 

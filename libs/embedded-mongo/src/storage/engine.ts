@@ -151,11 +151,6 @@ export class Storage {
     return this.journal ? this.journal.commit() : Promise.resolve();
   }
 
-  /** Forces a compaction (snapshot + new journal). No-op in memory mode. */
-  compact(): Promise<void> {
-    return this.journal ? this.journal.compact() : Promise.resolve();
-  }
-
   /**
    * Deletes documents whose TTL index date (the earliest, for arrays of dates) is older than
    * `now - expireAfterSeconds`. Returns the number deleted; deletions are journaled like any other.

@@ -178,13 +178,6 @@ export class Journal {
     }
   }
 
-  /** Requests a compaction (snapshot + new journal); it runs between group commits. */
-  compact(): Promise<void> {
-    this.compactRequested = true;
-    this.kick();
-    return this.flushing ?? Promise.resolve();
-  }
-
   private async rotateAndSnapshot(): Promise<void> {
     this.compactRequested = false;
     const oldGen = this.gen;
