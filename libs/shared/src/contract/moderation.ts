@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, EmptyBody, GuildParams, Int32, NumberParam, Snowflake } from './common';
+import { DateTime, EmptyBody, GuildParams, Int32, LimitQuery, NumberParam, Snowflake } from './common';
 import { JournalEvent, LoggedMessage } from './logs';
 import { defineRoute } from './route';
 
@@ -99,6 +99,7 @@ export const CreateCaseBody = z
       .number()
       .int()
       .min(1)
+      .max(2147483647)
       .optional()
       .meta({ description: 'Seconds; required for timeout (max 28 days), optional for ban (temporary ban)' }),
     deleteMessageSeconds: z
@@ -128,6 +129,25 @@ export const CreateCaseBody = z
     }
   });
 
+/** Id of an appeal or report (24 hex characters, time-ordered). */
+export const RecordId = z.string().regex(/^[0-9a-f]{24}$/, 'must be an appeal or report id');
+
+/** Where appeals and reports are queued on the platform: a text channel in which each one gets its own thread. */
+export const ModerationSettings = z
+  .strictObject({
+    guild: Snowflake,
+    appealsChannel: Snowflake.nullable(),
+    reportsChannel: Snowflake.nullable(),
+  })
+  .meta({ id: 'ModerationSettings' });
+
+const ListQuery = (statuses: readonly [string, ...string[]]) =>
+  z.strictObject({
+    status: z.enum(statuses).optional(),
+    before: RecordId.optional().meta({ description: 'Id cursor: only items older than this one' }),
+    limit: LimitQuery,
+  });
+
 export const moderationRoutes = {
   createCase: defineRoute({
     id: 'createCase',
@@ -143,11 +163,14 @@ export const moderationRoutes = {
       '`communication_disabled_until`; kick: member remove; ban: ban create with optional `deleteMessageSeconds`), ' +
       'each with an audit-log reason naming the moderator and case number. Status `active` when the platform ' +
       'accepted (warn at once), `failed` with the reason when it refused. `duration` is in seconds. The moderator is ' +
-      'the caller. An `Idempotency-Key` header makes a retry return the first result.',
+      'the caller. An `Idempotency-Key` header (1-200 printable characters, per moderator) makes a retry return the ' +
+      "first result without acting again. A failed case keeps its number; the platform's refusal is in the " +
+      '`case.created` event and the case history (docs/moderation.md). 404 when the target user does not exist on ' +
+      'the platform; 409 when the Idempotency-Key was used with a different body or the first request is still running.',
     params: GuildParams,
     body: CreateCaseBody,
     success: { status: 201, schema: Case, description: 'The case (status active or failed)' },
-    errors: [400, 409],
+    errors: [400, 404, 409],
   }),
   editCase: defineRoute({
     id: 'editCaseReason',
@@ -218,5 +241,121 @@ export const moderationRoutes = {
     }),
     success: { status: 201, schema: Appeal, description: 'The pending appeal' },
     errors: [400, 404, 409],
+  }),
+  listAppeals: defineRoute({
+    id: 'listAppeals',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/appeals',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'appeals.decide',
+    inSpec: false,
+    summary: 'List appeals',
+    description:
+      'Appeals of the guild, newest first, optionally only one `status` (`pending`, `accepted`, `denied`). ' +
+      '`before` is an appeal id cursor (exclusive); `limit` default 50, at most 100.',
+    params: GuildParams,
+    query: ListQuery(APPEAL_STATUSES),
+    success: {
+      status: 200,
+      schema: z.strictObject({ appeals: z.array(Appeal) }).meta({ id: 'AppealList' }),
+      description: 'The appeals',
+    },
+    errors: [400],
+  }),
+  decideAppeal: defineRoute({
+    id: 'decideAppeal',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/appeals/{id}/decision',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'appeals.decide',
+    inSpec: false,
+    summary: 'Accept or deny an appeal',
+    description:
+      '`accepted` lifts what was appealed like a revoke (timeout cleared / ban removed on the platform, the case ' +
+      'becomes `revoked` and stops counting); for an appeal without a case the platform ban is removed. `denied` ' +
+      'keeps the case. `note` (at most 1000 characters) is kept on the appeal. 404 unknown appeal; 409 already ' +
+      'decided; 502 when the platform refuses to lift.',
+    params: z.strictObject({ guild: Snowflake, id: RecordId }),
+    body: z.strictObject({
+      decision: z.enum(['accepted', 'denied']),
+      note: z.string().trim().max(1000, 'must be at most 1000 characters'),
+    }),
+    success: { status: 200, schema: Appeal, description: 'The decided appeal' },
+    errors: [400, 404, 409, 502],
+  }),
+  listReports: defineRoute({
+    id: 'listReports',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/reports',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'reports.manage',
+    inSpec: false,
+    summary: 'List message reports',
+    description:
+      'Reports filed with the "Report message" command, newest first, optionally only one `status` (`open`, ' +
+      '`actioned`, `dismissed`). `before` is a report id cursor (exclusive); `limit` default 50, at most 100.',
+    params: GuildParams,
+    query: ListQuery(REPORT_STATUSES),
+    success: {
+      status: 200,
+      schema: z.strictObject({ reports: z.array(Report) }).meta({ id: 'ReportList' }),
+      description: 'The reports',
+    },
+    errors: [400],
+  }),
+  resolveReport: defineRoute({
+    id: 'resolveReport',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/reports/{id}/resolve',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'reports.manage',
+    inSpec: false,
+    summary: 'Resolve a report',
+    description:
+      'Moves an `open` report to `actioned` (with `caseNumber`: an existing case about the reported author) or ' +
+      '`dismissed` (no `caseNumber`). 400 when `caseNumber` is missing/extra or the case is about someone else; ' +
+      '404 unknown report or case; 409 when the report is not open.',
+    params: z.strictObject({ guild: Snowflake, id: RecordId }),
+    body: z.strictObject({
+      status: z.enum(['actioned', 'dismissed']),
+      caseNumber: z.number().int().min(1).max(2147483647).optional(),
+    }),
+    success: { status: 200, schema: Report, description: 'The resolved report' },
+    errors: [400, 404, 409],
+  }),
+  getModerationSettings: defineRoute({
+    id: 'getModerationSettings',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/moderation/settings',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: false,
+    summary: 'Moderation queue channels',
+    description: 'The channels where appeals and reports get a thread each (`null`: dashboard only).',
+    params: GuildParams,
+    success: { status: 200, schema: ModerationSettings, description: 'The settings' },
+    errors: [],
+  }),
+  putModerationSettings: defineRoute({
+    id: 'putModerationSettings',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/moderation/settings',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'setup.manage',
+    inSpec: false,
+    summary: 'Set the moderation queue channels',
+    description:
+      'Sets the text channels where each new appeal / report gets its own thread (`null` turns the queue off). ' +
+      'Each channel must be a text channel of the guild (checked on the platform): 400 otherwise.',
+    params: GuildParams,
+    body: z.strictObject({ appealsChannel: Snowflake.nullable(), reportsChannel: Snowflake.nullable() }),
+    success: { status: 200, schema: ModerationSettings, description: 'The settings' },
+    errors: [400],
   }),
 };

@@ -1,0 +1,113 @@
+import {
+  type Appeal,
+  conflict,
+  HttpProblem,
+  type Identity,
+  notFound,
+  type Outbox,
+  platformProblem,
+  type REST,
+} from '@guildhall/shared';
+import type { z } from 'zod';
+import { liftAction } from '../cases/liftAction';
+import { revokeCase } from '../cases/revokeCase';
+import { AppealLockModel, AppealModel, type AppealRow, appealSubject } from './model';
+import { toAppeal } from './toAppeal';
+
+/** How long one request may hold an appeal while it lifts the case, in milliseconds. */
+const LEASE_MS = 120_000;
+
+export interface DecideAppealInput {
+  guild: string;
+  id: string;
+  decision: 'accepted' | 'denied';
+  note: string;
+  decider: Pick<Identity, 'sub' | 'name'>;
+}
+
+/**
+ * Lifts what an accepted appeal was about: its case is revoked like `POST .../revoke` (a case already revoked
+ * counts as lifted); an appeal without a case removes the platform ban. Returns whether a case was revoked.
+ */
+async function liftAppealed(platform: REST, outbox: Outbox, row: AppealRow, decider: DecideAppealInput['decider']) {
+  if (row.caseNumber === null) {
+    const reason = `Appeal accepted by ${decider.name} (${decider.sub})`;
+    try {
+      await liftAction(platform, { action: 'ban', guild: row.guild, target: row.member }, reason);
+    } catch (err) {
+      throw platformProblem(err, 'remove the ban');
+    }
+    return false;
+  }
+  try {
+    await revokeCase(platform, outbox, row.guild, row.caseNumber, {
+      id: decider.sub,
+      name: decider.name,
+      appeal: row._id,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof HttpProblem && err.status === 409 && /already revoked/.test(err.detail)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Decides a pending appeal (404 unknown, 409 already decided or being decided). `accepted` lifts the case or ban
+ * first (a refusal is a 502 and the appeal stays pending); `denied` keeps the case. Frees the appeal's lock, so
+ * the member may appeal again later, and emits `appeal.decided`.
+ */
+export async function decideAppeal(
+  platform: REST,
+  outbox: Outbox,
+  input: DecideAppealInput,
+): Promise<z.infer<typeof Appeal>> {
+  const now = new Date();
+  const lease = new Date(now.getTime() + LEASE_MS);
+  const claimed = await AppealModel.findOneAndUpdate(
+    {
+      _id: input.id,
+      guild: input.guild,
+      status: 'pending',
+      $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }],
+    },
+    { $set: { busyUntil: lease } },
+    { new: true },
+  ).lean<AppealRow>();
+  if (!claimed) {
+    const row = await AppealModel.findOne({ _id: input.id, guild: input.guild }).lean<AppealRow>();
+    if (!row) throw notFound(`Unknown appeal ${input.id}`);
+    throw conflict(row.status === 'pending' ? 'This appeal is being decided' : `This appeal is already ${row.status}`);
+  }
+  let caseRevoked = false;
+  if (input.decision === 'accepted') {
+    try {
+      caseRevoked = await liftAppealed(platform, outbox, claimed, input.decider);
+    } catch (err) {
+      await AppealModel.updateOne({ _id: claimed._id, busyUntil: lease }, { $set: { busyUntil: null } });
+      throw err;
+    }
+  }
+  const decided = await AppealModel.findOneAndUpdate(
+    { _id: claimed._id, busyUntil: lease },
+    {
+      $set: {
+        status: input.decision,
+        decidedBy: input.decider.sub,
+        decidedByName: input.decider.name,
+        decidedAt: new Date(),
+        note: input.note || null,
+        busyUntil: null,
+      },
+    },
+    { new: true },
+  ).lean<AppealRow>();
+  if (!decided) throw conflict('This appeal was changed while it was being decided');
+  await AppealLockModel.deleteOne({
+    _id: appealSubject(decided.guild, decided.caseNumber, decided.member),
+    appeal: decided._id,
+  });
+  const appeal = toAppeal(decided);
+  await outbox.emit(input.guild, 'appeal.decided', { appeal, caseRevoked });
+  return appeal;
+}

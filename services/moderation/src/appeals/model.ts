@@ -1,0 +1,63 @@
+import mongoose, { Schema } from 'mongoose';
+
+/** A stored appeal (`_id` = the API id, 24 hex characters, time-ordered). */
+export interface AppealRow {
+  _id: string;
+  guild: string;
+  member: string;
+  memberName: string;
+  caseNumber: number | null;
+  text: string;
+  status: 'pending' | 'accepted' | 'denied';
+  queueThread: string | null;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  decidedAt: Date | null;
+  note: string | null;
+  /** Lease of the request deciding it; null when nobody is. */
+  busyUntil: Date | null;
+  createdAt: Date;
+}
+
+const appealSchema = new Schema<AppealRow>(
+  {
+    _id: { type: String, required: true },
+    guild: { type: String, required: true },
+    member: { type: String, required: true },
+    memberName: { type: String, required: true },
+    caseNumber: { type: Number, default: null },
+    text: { type: String, required: true },
+    status: { type: String, required: true },
+    queueThread: { type: String, default: null },
+    decidedBy: { type: String, default: null },
+    decidedByName: { type: String, default: null },
+    decidedAt: { type: Date, default: null },
+    note: { type: String, default: null },
+    busyUntil: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'appeals' },
+);
+appealSchema.index({ guild: 1, _id: -1 });
+appealSchema.index({ guild: 1, status: 1, _id: -1 });
+
+export const AppealModel = mongoose.models.Appeal ?? mongoose.model<AppealRow>('Appeal', appealSchema);
+
+interface LockRow {
+  /** `<guild>:case:<number>` or `<guild>:ban:<member>`: what is under appeal. */
+  _id: string;
+  appeal: string;
+}
+
+const lockSchema = new Schema<LockRow>(
+  { _id: { type: String, required: true }, appeal: { type: String, required: true } },
+  { versionKey: false, collection: 'appeal_locks' },
+);
+
+/** One row per pending appeal, keyed by what it appeals: the `_id` index makes "one pending appeal each" atomic. */
+export const AppealLockModel = mongoose.models.AppealLock ?? mongoose.model<LockRow>('AppealLock', lockSchema);
+
+/** The lock key of an appeal: its case, else the member's platform ban. */
+export function appealSubject(guild: string, caseNumber: number | null, member: string): string {
+  return caseNumber === null ? `${guild}:ban:${member}` : `${guild}:case:${caseNumber}`;
+}

@@ -1,0 +1,125 @@
+import {
+  badRequest,
+  type Case,
+  type CreateCaseBody,
+  type Identity,
+  notFound,
+  type Outbox,
+  platformFailure,
+  type REST,
+} from '@guildhall/shared';
+import type { z } from 'zod';
+import { auditReason } from '../platform/auditReason';
+import { findPerson } from '../platform/people';
+import { applyAction } from './applyAction';
+import { nextCaseNumber } from './counter';
+import { claimKey, completeKey, releaseKey } from './idempotency';
+import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
+import { toCase } from './toCase';
+
+export interface CreateCaseInput {
+  guild: string;
+  body: z.output<typeof CreateCaseBody>;
+  moderator: Pick<Identity, 'sub' | 'name'>;
+  /** The `Idempotency-Key` header, already checked. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Creates a case: looks the target up on the platform (404 unknown user; 404 when a timeout/kick target is not in
+ * the guild; 400 when moderators target themselves), takes the guild's next number, stores the case `pending`
+ * (a warn `active` at once), performs the action on the platform with an audit-log reason naming the moderator
+ * and number, then marks it `active` (with `expiresAt` for timeouts and temporary bans) or `failed` with the
+ * platform's refusal kept in `failure` and the history. Emits `case.created`. With an idempotency key, a retry
+ * returns the first request's case and the platform is not called again.
+ */
+export async function createCase(
+  platform: REST,
+  outbox: Outbox,
+  input: CreateCaseInput,
+): Promise<z.infer<typeof Case>> {
+  const { guild, body, moderator } = input;
+  let keyId: string | undefined;
+  if (input.idempotencyKey) {
+    const claim = await claimKey(guild, moderator.sub, input.idempotencyKey, body);
+    if (!claim.claimed) return toCase((await CaseModel.findById(caseId(guild, claim.caseNumber)).lean<CaseRow>())!);
+    keyId = claim.id;
+  }
+  let row: CaseRow;
+  try {
+    row = await numberCase(platform, input);
+  } catch (err) {
+    if (keyId) await releaseKey(keyId);
+    throw err;
+  }
+  if (keyId) await completeKey(keyId, row.number);
+  if (row.status === 'pending') row = await performAction(platform, row);
+  const result = toCase(row);
+  await outbox.emit(guild, 'case.created', {
+    case: result,
+    duration: row.duration,
+    deleteMessageSeconds: row.deleteMessageSeconds,
+    failure: row.failure,
+  });
+  return result;
+}
+
+async function numberCase(platform: REST, { guild, body, moderator }: CreateCaseInput): Promise<CaseRow> {
+  if (body.target === moderator.sub) {
+    throw badRequest('Invalid body.target: you cannot open a case about yourself', [
+      { field: 'body.target', message: 'must not be yourself' },
+    ]);
+  }
+  const person = await findPerson(platform, guild, body.target);
+  if (!person) throw notFound(`Unknown user ${body.target}`);
+  if (!person.inServer && (body.action === 'timeout' || body.action === 'kick')) {
+    throw notFound(`${person.name} is not a member of this guild`);
+  }
+  const number = await nextCaseNumber(guild);
+  const now = new Date();
+  const duration = body.duration ?? null;
+  const row: CaseRow = {
+    _id: caseId(guild, number),
+    guild,
+    number,
+    action: body.action,
+    target: body.target,
+    targetName: person.name,
+    moderator: moderator.sub,
+    moderatorName: moderator.name,
+    reason: body.reason,
+    status: body.action === 'warn' ? 'active' : 'pending',
+    duration,
+    deleteMessageSeconds: body.deleteMessageSeconds ?? null,
+    expiresAt: duration === null ? null : new Date(now.getTime() + duration * 1000),
+    logChannel: null,
+    logMessage: null,
+    failure: null,
+    revokedBy: null,
+    revokedByName: null,
+    revokedAt: null,
+    busyUntil: null,
+    history: [historyEntry('created', { by: moderator.sub, byName: moderator.name })],
+    createdAt: now,
+  };
+  await CaseModel.create(row);
+  return row;
+}
+
+async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
+  try {
+    await applyAction(platform, row, auditReason(row, { id: row.moderator, name: row.moderatorName }));
+  } catch (err) {
+    const failure = platformFailure(err);
+    return (await CaseModel.findOneAndUpdate(
+      { _id: row._id, status: 'pending' },
+      { $set: { status: 'failed', failure }, $push: { history: historyEntry('failed', { failure }) } },
+      { new: true },
+    ).lean<CaseRow>())!;
+  }
+  return (await CaseModel.findOneAndUpdate(
+    { _id: row._id, status: 'pending' },
+    { $set: { status: 'active' }, $push: { history: historyEntry('active') } },
+    { new: true },
+  ).lean<CaseRow>())!;
+}

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { badRequest, conflict, isDuplicateKey } from '@guildhall/shared';
+import mongoose, { Schema } from 'mongoose';
+
+interface KeyRow {
+  /** `<guild>:<moderator>:<key>`. */
+  _id: string;
+  /** SHA-256 of the request body the key was first used with. */
+  fingerprint: string;
+  /** The case the first request created; null while it runs. */
+  caseNumber: number | null;
+  createdAt: Date;
+}
+
+const keySchema = new Schema<KeyRow>(
+  {
+    _id: { type: String, required: true },
+    fingerprint: { type: String, required: true },
+    caseNumber: { type: Number, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'idempotency_keys' },
+);
+keySchema.index({ createdAt: 1 }, { expireAfterSeconds: 24 * 3600 });
+
+const KeyModel = mongoose.models.IdempotencyKey ?? mongoose.model<KeyRow>('IdempotencyKey', keySchema);
+
+/** How long a retry waits for the first request with the same key to finish, in milliseconds. */
+const WAIT_MS = 10_000;
+
+/** The `Idempotency-Key` header value, checked (1-200 visible ASCII characters); undefined when absent. */
+export function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !/^[\x21-\x7e]{1,200}$/.test(key)) {
+    throw badRequest('Invalid headers.idempotency-key: must be 1-200 visible ASCII characters', [
+      { field: 'headers.idempotency-key', message: 'must be 1-200 visible ASCII characters' },
+    ]);
+  }
+  return key;
+}
+
+/** Outcome of claiming a key: `claimed` (go ahead) or the case number the first request created. */
+export type KeyClaim = { claimed: true; id: string } | { claimed: false; caseNumber: number };
+
+/**
+ * Claims an idempotency key of a moderator in a guild for a request body (kept 24 hours). The first request
+ * claims it; a retry with the same body gets the first request's case number (waiting up to 10 s while the first
+ * one still runs, then 409); a reuse with another body is a 409.
+ */
+export async function claimKey(guild: string, moderator: string, key: string, body: unknown): Promise<KeyClaim> {
+  const id = `${guild}:${moderator}:${key}`;
+  const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  try {
+    await KeyModel.create({ _id: id, fingerprint, caseNumber: null, createdAt: new Date() });
+    return { claimed: true, id };
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const row = await KeyModel.findById(id).lean<KeyRow>();
+    if (!row) return claimKey(guild, moderator, key, body);
+    if (row.fingerprint !== fingerprint) throw conflict('This Idempotency-Key was already used with a different body');
+    if (row.caseNumber !== null) return { claimed: false, caseNumber: row.caseNumber };
+    if (Date.now() > deadline) throw conflict('The first request with this Idempotency-Key is still running');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Records the case a claimed key produced (retries now return it). */
+export async function completeKey(id: string, caseNumber: number): Promise<void> {
+  await KeyModel.updateOne({ _id: id }, { $set: { caseNumber } });
+}
+
+/** Frees a claimed key whose request created no case (it failed before numbering), so a retry may run. */
+export async function releaseKey(id: string): Promise<void> {
+  await KeyModel.deleteOne({ _id: id, caseNumber: null });
+}

@@ -1,0 +1,121 @@
+import type { CaseAction, CaseStatus } from '@guildhall/shared';
+import mongoose, { Schema } from 'mongoose';
+import type { z } from 'zod';
+
+/** The platform's refusal stored on a failed case (and on a failed lift attempt in the history). */
+export interface StoredFailure {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/** One change of a case, oldest first: who did what and, for reason edits, the reason it replaced. */
+export interface CaseHistoryEntry {
+  at: Date;
+  /** `created`, `active`, `failed`, `reason`, `logged`, `revoked`, `expired`. */
+  change: string;
+  by: string | null;
+  byName: string | null;
+  previousReason: string | null;
+  failure: StoredFailure | null;
+  note: string | null;
+}
+
+/** A stored case. `_id` is `<guild>:<number>`, so a number exists at most once per guild. */
+export interface CaseRow {
+  _id: string;
+  guild: string;
+  number: number;
+  action: z.infer<typeof CaseAction>;
+  target: string;
+  targetName: string;
+  moderator: string;
+  moderatorName: string;
+  reason: string;
+  status: z.infer<typeof CaseStatus>;
+  /** Seconds of a timeout / temporary ban; null otherwise. */
+  duration: number | null;
+  deleteMessageSeconds: number | null;
+  expiresAt: Date | null;
+  logChannel: string | null;
+  logMessage: string | null;
+  failure: StoredFailure | null;
+  revokedBy: string | null;
+  revokedByName: string | null;
+  revokedAt: Date | null;
+  /** Lease of a replica doing platform work on the case (revoke, expiry); null when nobody is. */
+  busyUntil: Date | null;
+  history: CaseHistoryEntry[];
+  createdAt: Date;
+}
+
+const failureSchema = new Schema<StoredFailure>(
+  { status: Number, code: Number, message: String },
+  { _id: false, versionKey: false },
+);
+
+const historySchema = new Schema<CaseHistoryEntry>(
+  {
+    at: { type: Date, required: true },
+    change: { type: String, required: true },
+    by: { type: String, default: null },
+    byName: { type: String, default: null },
+    previousReason: { type: String, default: null },
+    failure: { type: failureSchema, default: null },
+    note: { type: String, default: null },
+  },
+  { _id: false, versionKey: false },
+);
+
+const caseSchema = new Schema<CaseRow>(
+  {
+    _id: { type: String, required: true },
+    guild: { type: String, required: true },
+    number: { type: Number, required: true },
+    action: { type: String, required: true },
+    target: { type: String, required: true },
+    targetName: { type: String, required: true },
+    moderator: { type: String, required: true },
+    moderatorName: { type: String, required: true },
+    reason: { type: String, required: true },
+    status: { type: String, required: true },
+    duration: { type: Number, default: null },
+    deleteMessageSeconds: { type: Number, default: null },
+    expiresAt: { type: Date, default: null },
+    logChannel: { type: String, default: null },
+    logMessage: { type: String, default: null },
+    failure: { type: failureSchema, default: null },
+    revokedBy: { type: String, default: null },
+    revokedByName: { type: String, default: null },
+    revokedAt: { type: Date, default: null },
+    busyUntil: { type: Date, default: null },
+    history: { type: [historySchema], default: [] },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'cases' },
+);
+caseSchema.index({ guild: 1, number: 1 }, { unique: true });
+caseSchema.index({ guild: 1, target: 1, number: -1 });
+caseSchema.index({ status: 1, expiresAt: 1 });
+
+/** Cases of every guild. */
+export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
+
+/** The stored id of case `number` in `guild`. */
+export function caseId(guild: string, number: number): string {
+  return `${guild}:${number}`;
+}
+
+/** A history entry with every optional member null. */
+export function historyEntry(change: string, fields: Partial<Omit<CaseHistoryEntry, 'change'>> = {}): CaseHistoryEntry {
+  return {
+    at: new Date(),
+    change,
+    by: null,
+    byName: null,
+    previousReason: null,
+    failure: null,
+    note: null,
+    ...fields,
+  };
+}

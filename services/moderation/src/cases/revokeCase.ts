@@ -1,0 +1,73 @@
+import { type Case, conflict, notFound, type Outbox, platformProblem, type REST } from '@guildhall/shared';
+import type { z } from 'zod';
+import { auditReason } from '../platform/auditReason';
+import { liftAction } from './liftAction';
+import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
+import { toCase } from './toCase';
+
+/** How long one replica may hold a case while it lifts it on the platform, in milliseconds. */
+const LEASE_MS = 120_000;
+
+/** Who revokes, and the accepted appeal that led to it (null for a direct revoke). */
+export interface Revoker {
+  id: string;
+  name: string;
+  appeal: string | null;
+}
+
+/**
+ * Revokes case `number`: claims it (only `active` or `expired` cases; 409 when revoked, failed, pending or being
+ * changed by another request; 404 when unknown), lifts an active timeout or ban on the platform (502 with the
+ * platform's refusal, the case stays as it was), then marks it `revoked` with who and when. A revoked case no
+ * longer counts toward the member record's suggestion. Emits `case.revoked`.
+ */
+export async function revokeCase(
+  platform: REST,
+  outbox: Outbox,
+  guild: string,
+  number: number,
+  by: Revoker,
+): Promise<z.infer<typeof Case>> {
+  const id = caseId(guild, number);
+  const now = new Date();
+  const lease = new Date(now.getTime() + LEASE_MS);
+  const claimed = await CaseModel.findOneAndUpdate(
+    { _id: id, status: { $in: ['active', 'expired'] }, $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }] },
+    { $set: { busyUntil: lease } },
+    { new: true },
+  ).lean<CaseRow>();
+  if (!claimed) {
+    const row = await CaseModel.findById(id).lean<CaseRow>();
+    if (!row) throw notFound(`Unknown case #${number}`);
+    if (row.status === 'revoked') throw conflict(`Case #${number} is already revoked`);
+    if (row.status === 'active' || row.status === 'expired') throw conflict(`Case #${number} is being changed`);
+    throw conflict(`Case #${number} is ${row.status} and cannot be revoked`);
+  }
+  if (claimed.status === 'active') {
+    try {
+      await liftAction(platform, claimed, auditReason(claimed, by, 'Revoked'));
+    } catch (err) {
+      await CaseModel.updateOne({ _id: id, busyUntil: lease }, { $set: { busyUntil: null } });
+      throw platformProblem(err, `lift case #${number}`);
+    }
+  }
+  const revoked = await CaseModel.findOneAndUpdate(
+    { _id: id, busyUntil: lease },
+    {
+      $set: { status: 'revoked', revokedBy: by.id, revokedByName: by.name, revokedAt: new Date(), busyUntil: null },
+      $push: {
+        history: historyEntry('revoked', { by: by.id, byName: by.name, note: by.appeal && `appeal ${by.appeal}` }),
+      },
+    },
+    { new: true },
+  ).lean<CaseRow>();
+  if (!revoked) throw conflict(`Case #${number} was changed while it was being revoked`);
+  const result = toCase(revoked);
+  await outbox.emit(guild, 'case.revoked', {
+    case: result,
+    revokedBy: by.id,
+    revokedByName: by.name,
+    appeal: by.appeal,
+  });
+  return result;
+}

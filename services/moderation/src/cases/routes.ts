@@ -1,0 +1,35 @@
+import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
+import type { ModerationContext } from '../config';
+import { createCase } from './createCase';
+import { editCaseReason } from './editCaseReason';
+import { readIdempotencyKey } from './idempotency';
+import { revokeCase } from './revokeCase';
+
+/** HTTP routes of cases: create, edit reason, revoke. */
+export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
+  return [
+    bind(moderationRoutes.createCase, ({ params, body, identity, req }) =>
+      createCase(ctx.platform, ctx.outbox, {
+        guild: params.guild,
+        body,
+        moderator: identity,
+        idempotencyKey: readIdempotencyKey(req.headers['idempotency-key']),
+      }),
+    ),
+    bind(moderationRoutes.editCase, ({ params, body, identity }) =>
+      editCaseReason(ctx.platform, ctx.outbox, ctx.logger, {
+        guild: params.guild,
+        number: params.number,
+        reason: body.reason,
+        editor: identity,
+      }),
+    ),
+    bind(moderationRoutes.revokeCase, ({ params, identity }) =>
+      revokeCase(ctx.platform, ctx.outbox, params.guild, params.number, {
+        id: identity.sub,
+        name: identity.name,
+        appeal: null,
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,51 @@
+import {
+  type MemberHistoryReply,
+  type MemberHistoryRequest,
+  type MemberRecord,
+  notFound,
+  type REST,
+  RPC,
+  type ServiceContext,
+} from '@guildhall/shared';
+import type { z } from 'zod';
+import { CaseModel, type CaseRow } from '../cases/model';
+import { toCase } from '../cases/toCase';
+import { findPerson } from '../platform/people';
+import { ReportModel, type ReportRow } from '../reports/model';
+import { toReport } from '../reports/toReport';
+import { suggest } from './suggestion';
+
+/** Most cases a record lists (newest first); the suggestion looks at these too. */
+export const RECORD_CASES = 100;
+/** Most reports, journal events and deleted messages a record lists, each. */
+export const RECORD_ITEMS = 50;
+
+/**
+ * A member's record in `guild`: the user (platform member, else platform user with `inServer: false`; 404 when
+ * the platform does not know them and no case names them), their cases newest first (at most 100), journal events
+ * and deleted messages about them from the logs service (`RPC.memberHistory`; a slow or absent logs service is a
+ * 503, never a partial answer), reports about their messages (at most 50, newest first) and the suggestion.
+ * The platform lookup, the logs request and both queries run concurrently.
+ */
+export async function getMemberRecord(
+  ctx: Pick<ServiceContext, 'bus' | 'config'> & { platform: REST },
+  guild: string,
+  user: string,
+): Promise<z.infer<typeof MemberRecord>> {
+  const request: MemberHistoryRequest = { guild, user, limit: RECORD_ITEMS };
+  const [person, history, cases, reports] = await Promise.all([
+    findPerson(ctx.platform, guild, user),
+    ctx.bus.request<MemberHistoryReply>(RPC.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),
+    CaseModel.find({ guild, target: user }).sort({ number: -1 }).limit(RECORD_CASES).lean<CaseRow[]>(),
+    ReportModel.find({ guild, author: user }).sort({ _id: -1 }).limit(RECORD_ITEMS).lean<ReportRow[]>(),
+  ]);
+  if (!person && cases.length === 0) throw notFound(`Unknown user ${user}`);
+  return {
+    user: person ?? { id: user, name: cases[0].targetName, avatar: null, inServer: false },
+    cases: cases.map(toCase),
+    events: history.events,
+    deleted: history.deleted,
+    reports: reports.map(toReport),
+    suggestion: suggest(cases),
+  };
+}

@@ -1,0 +1,8 @@
+import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
+import type { ModerationContext } from '../config';
+import { getMemberRecord } from './getMemberRecord';
+
+/** HTTP route of the member record. */
+export function recordRoutes(ctx: ModerationContext): RouteBinding[] {
+  return [bind(moderationRoutes.memberRecord, ({ params }) => getMemberRecord(ctx, params.guild, params.user))];
+}

@@ -1,0 +1,39 @@
+import { RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { appealRoutes } from './appeals/routes';
+import { expireCases } from './cases/expireCases';
+import { caseRoutes } from './cases/routes';
+import { env } from './config';
+import { startConsumers } from './consumers';
+import { moderationFeatures } from './features';
+import { recordRoutes } from './record/routes';
+import { reportRoutes } from './reports/routes';
+import { settingsRoutes } from './settings/routes';
+
+/**
+ * The moderation service: cases (numbering, platform actions, expiry, revoke), appeals, message reports and the
+ * member record. Starts the report and case-log consumers, the expiry poller (every `EXPIRY_POLL_MS`, and once at
+ * boot so anything that came due while down is handled) and the `RPC.features('moderation')` responder.
+ */
+export const definition: ServiceDefinition<typeof env> = {
+  name: 'moderation',
+  env,
+  routes: (ctx) => [
+    ...caseRoutes(ctx),
+    ...recordRoutes(ctx),
+    ...appealRoutes(ctx),
+    ...reportRoutes(ctx),
+    ...settingsRoutes(ctx),
+  ],
+  async start(ctx) {
+    const consumers = await startConsumers(ctx);
+    const expiry = startPoller(
+      'case-expiry',
+      ctx.config.EXPIRY_POLL_MS,
+      () => expireCases(ctx.platform, ctx.outbox, ctx.logger),
+      ctx.logger,
+    );
+    void expiry.runNow();
+    const features = ctx.bus.reply(RPC.features('moderation'), moderationFeatures);
+    return [...consumers, expiry, { stop: async () => features.unsubscribe() }];
+  },
+};

@@ -1,0 +1,12 @@
+import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
+import type { ModerationContext } from '../config';
+import { getSettings } from './model';
+import { putSettings, toSettings } from './putSettings';
+
+/** HTTP routes of the moderation settings (queue channels). */
+export function settingsRoutes(ctx: ModerationContext): RouteBinding[] {
+  return [
+    bind(moderationRoutes.getModerationSettings, async ({ params }) => toSettings(await getSettings(params.guild))),
+    bind(moderationRoutes.putModerationSettings, ({ params, body }) => putSettings(ctx.platform, params.guild, body)),
+  ];
+}
