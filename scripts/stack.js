@@ -1,0 +1,212 @@
+'use strict';
+/**
+ * Boots Guildhall as separate processes on one machine: the embedded MongoDB (unless MONGO_URL is given), NATS
+ * (NATS_URL, or one already on 127.0.0.1:4222, or a `nats-server` from PATH started here), the five services and
+ * the gateway. Used by `npm start`, `npm run demo` and the end-to-end and fault suites.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
+
+/** Resolves when something accepts TCP connections on host:port, rejects after `timeoutMs`. */
+async function waitForPort(host, port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await canConnect(host, port)) return;
+    await sleep(100);
+  }
+  throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
+}
+
+function canConnect(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `url` until it answers 200, or throws after `timeoutMs` naming what did not come up. */
+async function waitForReady(url, timeoutMs, name) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = err.cause?.code ?? err.message;
+    }
+    await sleep(150);
+  }
+  throw new Error(`${name} not ready at ${url} after ${timeoutMs} ms (${last})`);
+}
+
+/** Spawns `node file args` with `env`, prefixing each output line with `[name]` through `log` (or discarding). */
+function spawnNode(name, file, args, env, log) {
+  const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const forward = (stream) => {
+    let rest = '';
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop();
+      for (const line of lines) if (line) log?.(name, line);
+    });
+  };
+  forward(child.stdout);
+  forward(child.stderr);
+  return child;
+}
+
+/** Stops a child with SIGTERM (SIGKILL after `graceMs`); resolves when it exited. */
+function stopChild(child, graceMs = 10_000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts the embedded MongoDB CLI on `port` with `dataDir` (null = in memory). */
+async function startEmbeddedMongo({ port, dataDir, log }) {
+  const args = ['--port', String(port), ...(dataDir ? ['--data-dir', dataDir] : ['--memory'])];
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const child = spawnNode('mongo', path.join(ROOT, 'libs/embedded-mongo/dist/cli.js'), args, process.env, log);
+  await waitForPort('127.0.0.1', port, 30_000);
+  return { url: `mongodb://127.0.0.1:${port}`, child };
+}
+
+/**
+ * NATS for the stack: `natsUrl` when given; else a server already on 127.0.0.1:4222; else `nats-server` from PATH
+ * (JetStream on, storage under `dataDir`). Throws with install instructions when none is available.
+ */
+async function ensureNats({ natsUrl, dataDir, log }) {
+  if (natsUrl) return { url: natsUrl, child: null };
+  if (await canConnect('127.0.0.1', 4222)) return { url: 'nats://127.0.0.1:4222', child: null };
+  const found = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!found) {
+    throw new Error(
+      'NATS is needed and none was found. Set NATS_URL to a NATS server with JetStream, or install one:\n' +
+        '  Debian/Ubuntu: sudo apt-get install nats-server\n' +
+        '  macOS:         brew install nats-server\n' +
+        'then run this again (it starts nats-server for you).',
+    );
+  }
+  const store = path.join(dataDir, 'nats');
+  fs.mkdirSync(store, { recursive: true });
+  const child = spawn(found, ['-js', '-a', '127.0.0.1', '-p', '4222', '-sd', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr.on('data', (d) => log?.('nats', d.toString().trim()));
+  await waitForPort('127.0.0.1', 4222, 15_000);
+  return { url: 'nats://127.0.0.1:4222', child };
+}
+
+/** The identity secret: IDENTITY_SECRET, or one generated once and kept in `dataDir/identity-secret`. */
+function identitySecret(dataDir) {
+  if (process.env.IDENTITY_SECRET) return process.env.IDENTITY_SECRET;
+  const file = path.join(dataDir, 'identity-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * Starts everything and waits until each process answers /readyz.
+ * Options: `dataDir` (default ./data), `memory` (embedded MongoDB in memory), `env` (extra variables for every
+ * service), `basePort` (services get basePort+1..5, the embedded MongoDB basePort+17; default 4100), `gatewayPort`
+ * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`.
+ * Returns the URLs and `stop()`, `kill(name, signal)` and `start(name)` for fault tests.
+ */
+async function startStack(options = {}) {
+  const dataDir = path.resolve(options.dataDir ?? path.join(ROOT, 'data'));
+  const basePort = options.basePort ?? 4100;
+  const log = options.log;
+  const extraEnv = options.env ?? {};
+  const started = [];
+  const stopAll = async () => {
+    for (const item of started.reverse()) await stopChild(item.child);
+  };
+  try {
+    const mongo = options.mongoUrl
+      ? { url: options.mongoUrl, child: null }
+      : await startEmbeddedMongo({ port: basePort + 17, dataDir: options.memory ? null : path.join(dataDir, 'mongo'), log });
+    started.push({ name: 'mongo', child: mongo.child });
+    const nats = await ensureNats({ natsUrl: options.natsUrl, dataDir, log });
+    started.push({ name: 'nats', child: nats.child });
+    const prefix = options.dbPrefix ?? 'guildhall';
+    const ports = Object.fromEntries(SERVICES.map((s, i) => [s, basePort + 1 + i]));
+    const urls = Object.fromEntries(SERVICES.map((s) => [s, `http://127.0.0.1:${ports[s]}`]));
+    const gatewayPort = options.gatewayPort ?? Number(process.env.PORT ?? 8080);
+    const common = {
+      ...process.env,
+      MONGO_URL: mongo.url,
+      NATS_URL: nats.url,
+      NATS_NAMESPACE: options.namespace ?? process.env.NATS_NAMESPACE ?? '',
+      IDENTITY_SECRET: identitySecret(dataDir),
+      ...extraEnv,
+    };
+    const envOf = (name) => ({
+      ...common,
+      PORT: String(name === 'gateway' ? gatewayPort : ports[name]),
+      MONGO_DB: `${prefix}_${name}`,
+      ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_URL`, urls[s]])),
+    });
+    const procs = {};
+    const launch = (name) => {
+      procs[name] = spawnNode(name, path.join(ROOT, `services/${name}/dist/main.js`), [], envOf(name), log);
+      return procs[name];
+    };
+    for (const name of [...SERVICES, 'gateway']) started.push({ name, child: launch(name) });
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    await Promise.all([
+      ...SERVICES.map((s) => waitForReady(`${urls[s]}/readyz`, 60_000, s)),
+      waitForReady(`${gatewayUrl}/readyz`, 60_000, 'gateway'),
+    ]);
+    return {
+      gatewayUrl,
+      urls,
+      mongoUrl: mongo.url,
+      natsUrl: nats.url,
+      identitySecret: common.IDENTITY_SECRET,
+      envOf,
+      processes: procs,
+      /** Sends `signal` to a service process (SIGKILL for crash tests) and resolves when it exited. */
+      kill(name, signal = 'SIGKILL') {
+        const child = procs[name];
+        return new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill(signal);
+        });
+      },
+      /** Starts a stopped service again and waits until it is ready. */
+      async start(name) {
+        const child = launch(name);
+        started.push({ name, child });
+        await waitForReady(`${name === 'gateway' ? gatewayUrl : urls[name]}/readyz`, 60_000, name);
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+module.exports = { startStack, startEmbeddedMongo, ensureNats, waitForReady, stopChild, SERVICES, ROOT };

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm start`: the gateway and all five services on this machine, the embedded MongoDB persisted under ./data
+ * (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. Ctrl-C stops everything cleanly.
+ */
+const { startStack } = require('./stack');
+
+const colors = { gateway: 36, moderation: 33, tickets: 35, logs: 32, community: 34, billing: 31, mongo: 90, nats: 90, bridge: 96 };
+const log = (name, line) => {
+  if (process.env.QUIET && !/"level":(50|60)/.test(line)) return;
+  process.stdout.write(`\x1b[${colors[name] ?? 0}m${name.padEnd(10)}\x1b[0m ${line}\n`);
+};
+
+async function main() {
+  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log });
+  const url = stack.gatewayUrl;
+  process.stdout.write(
+    [
+      '',
+      `Guildhall is running: ${url}`,
+      `  health:   ${url}/healthz`,
+      `  API docs: ${url}/api/docs`,
+      '  sign in:  configure PLATFORM_OAUTH_CLIENT_ID/SECRET and open /auth/login, or for local use:',
+      '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
+      '  demo:     npm run demo   (replays a recorded guild day into this running system)',
+      '',
+    ].join('\n'),
+  );
+  const shutdown = async () => {
+    process.stdout.write('\nstopping...\n');
+    await stack.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+});
