@@ -81,6 +81,69 @@ export const TicketSettingsResponse = z
 
 export const TicketParams = z.strictObject({ guild: Snowflake, number: NumberParam });
 
+/** Most ticket types a guild may have: one panel button each, 5 buttons per row, 5 rows per message. */
+export const MAX_TICKET_TYPES = 25;
+/** Hours accepted for `remindAfter`/`closeAfter` (0 = never; at most one year). */
+export const MAX_TICKET_HOURS = 8760;
+
+/**
+ * A ticket type's emoji as the panel button shows it: a Unicode emoji (1-2 graphemes, no letters or digits) or a
+ * custom emoji `<:name:id>` / `<a:name:id>`.
+ */
+export const TicketEmoji = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(
+    (v) =>
+      /^<a?:\w{2,32}:[0-9]{1,20}>$/.test(v) ||
+      (!/[\p{L}\p{N}\s<>:]/u.test(v) && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(v)),
+    'must be a Unicode emoji or a custom emoji <:name:id>',
+  );
+
+/** Changes to the ticket settings: any subset of the editable fields (the panel ids are set by posting the panel). */
+export const TicketSettingsPatch = z
+  .strictObject({
+    panelText: z.string().trim().min(1).max(2000).optional(),
+    welcomeText: z.string().trim().min(1).max(1500).optional(),
+    pingStaff: z.boolean().optional(),
+    remindAfter: z.number().int().min(0).max(MAX_TICKET_HOURS).optional(),
+    closeAfter: z.number().int().min(0).max(MAX_TICKET_HOURS).optional(),
+    blacklist: z.array(Snowflake).max(1000).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
+  .meta({ id: 'TicketSettingsPatch' });
+
+/**
+ * A ticket type as created or replaced. Bounds are the platform's: `name` is the panel button label (<= 80 chars),
+ * `description` <= 100, `questions` become the modal's text inputs (<= 5; label <= 45, placeholder <= 100 chars).
+ */
+export const TicketTypeInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(80),
+    emoji: TicketEmoji.nullable().default(null),
+    description: z.string().trim().max(100).default(''),
+    oneOpen: z.boolean().default(true),
+    staffRoles: z.array(Snowflake).max(20).default([]),
+    questions: z.array(TicketQuestion).max(5).default([]),
+  })
+  .meta({ id: 'TicketTypeInput' });
+
+export const TicketTypeParams = z.strictObject({
+  guild: Snowflake,
+  type: z.string().regex(/^[0-9a-f]{24}$/, 'must be a ticket type id'),
+});
+
+/** Opening a ticket from the dashboard. `answers[i]` answers question `i` of the type (in order). */
+export const OpenTicketBody = z
+  .strictObject({
+    type: z.string().regex(/^[0-9a-f]{24}$/, 'must be a ticket type id'),
+    opener: Snowflake.optional(),
+    answers: z.array(z.string().trim().max(1000)).max(5).default([]),
+  })
+  .meta({ id: 'OpenTicketBody' });
+
 export const ticketRoutes = {
   postPanel: defineRoute({
     id: 'postTicketPanel',
@@ -153,6 +216,101 @@ export const ticketRoutes = {
       .optional()
       .transform((b) => b ?? {}),
     success: { status: 200, schema: Ticket, description: 'The ticket after the transition' },
+    errors: [400, 404, 409, 502],
+  }),
+  updateSettings: defineRoute({
+    id: 'updateTicketSettings',
+    method: 'patch',
+    path: '/api/v1/servers/{guild}/tickets/settings',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Change ticket settings',
+    description:
+      'Changes any of `panelText` (<= 2000 chars, the panel message), `welcomeText` (<= 1500 chars, posted in each ' +
+      'new ticket; `{user}` becomes a mention of the opener, `{type}` the type name, `{number}` the ticket number), ' +
+      '`pingStaff`, `remindAfter`/`closeAfter` (HOURS without a message from the opener, 0 = never, <= 8760) and ' +
+      '`blacklist` (member ids who may not open tickets, <= 1000). Publishes `settings.updated` with the changes. ' +
+      'Answers the settings and types. 400 on an invalid or empty body.',
+    params: GuildParams,
+    body: TicketSettingsPatch,
+    success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
+    errors: [400],
+  }),
+  createType: defineRoute({
+    id: 'createTicketType',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/tickets/types',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Create a ticket type',
+    description:
+      'Adds a ticket type (a panel button) after the existing ones. `staffRoles` must be roles of this guild ' +
+      '(not @everyone, not a bot-managed role), read from the community service’s structure. At most 25 types ' +
+      '(5 rows of 5 buttons). Refreshes a posted panel. Publishes `settings.updated`. 400 on a bad field or unknown ' +
+      'role; 409 when the guild already has 25 types; 503 when the structure is unavailable.',
+    params: GuildParams,
+    body: TicketTypeInput,
+    success: { status: 201, schema: TicketType, description: 'The new type' },
+    errors: [400, 409],
+  }),
+  updateType: defineRoute({
+    id: 'updateTicketType',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/tickets/types/{type}',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Replace a ticket type',
+    description:
+      'Replaces every field of the type (same bounds and role checks as creation; omitted optional fields take ' +
+      'their defaults). Existing tickets keep their type id and name. Refreshes a posted panel. Publishes ' +
+      '`settings.updated`. 400 on a bad field or unknown role; 404 when unknown.',
+    params: TicketTypeParams,
+    body: TicketTypeInput,
+    success: { status: 200, schema: TicketType, description: 'The type after the change' },
+    errors: [400, 404],
+  }),
+  deleteType: defineRoute({
+    id: 'deleteTicketType',
+    method: 'delete',
+    path: '/api/v1/servers/{guild}/tickets/types/{type}',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Delete a ticket type',
+    description:
+      'Removes the type and its panel button (a posted panel is refreshed). Tickets of that type stay readable and ' +
+      'actionable. Publishes `settings.updated`. 404 when unknown.',
+    params: TicketTypeParams,
+    success: { status: 204, description: 'Deleted' },
+    errors: [404],
+  }),
+  openTicket: defineRoute({
+    id: 'openTicket',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/tickets',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Open a ticket',
+    description:
+      'Opens a ticket of `type` exactly as the panel button does: a private thread under the panel channel, the ' +
+      'next per-guild number, the opener added, the welcome text with the answers, staff roles mentioned. The ' +
+      'opener is the caller, or the member `opener` when given (a staff member opening a ticket for someone; must ' +
+      'be a member of the guild). `answers` answer the type’s questions in order (required ones must be non-empty; ' +
+      '<= 1000 chars each). 400 on a bad field, a missing required answer or an opener who is not a member; 404 ' +
+      'unknown type; 409 when the panel was never posted, the opener is blacklisted, or `oneOpen` and the opener ' +
+      'already has an open ticket of this type; 502 when the platform refuses.',
+    params: GuildParams,
+    body: OpenTicketBody,
+    success: { status: 201, schema: Ticket, description: 'The new ticket (status open)' },
     errors: [400, 404, 409, 502],
   }),
 };

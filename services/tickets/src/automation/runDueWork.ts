@@ -1,0 +1,72 @@
+import { HttpProblem, isPlatformNotFound, Routes, type ServiceContext } from '@guildhall/shared';
+import type { APIMessage } from 'discord-api-types/v10';
+import { captureMessage } from '../messages/captureMessage';
+import { Settings, type SettingsRow } from '../settings/model';
+import { type TicketRow, type TicketStatusValue, Tickets } from '../tickets/model';
+import { closeTicket } from '../tickets/transitionTicket';
+
+/** Reason recorded on tickets the service closes after `closeAfter` hours without a message from the opener. */
+export const INACTIVE_REASON = 'inactive';
+const UNCLOSED = { $in: ['open', 'claimed'] as TicketStatusValue[] };
+
+/**
+ * One pass of the ticket automation over every guild with `remindAfter` or `closeAfter` set: first closes (reason
+ * `inactive`) unclosed tickets whose opener has been quiet for `closeAfter` hours, then posts the one reminder in
+ * those quiet for `remindAfter` hours. `hourMs` is the length of an hour (TICKETS_HOUR_MS). Each ticket is claimed
+ * by a conditional update, so two replicas never act on it twice; work that came due while the service was down
+ * is done on the first pass after start.
+ */
+export async function runDueWork(ctx: ServiceContext, hourMs: number): Promise<void> {
+  const guilds = Settings.find({ $or: [{ remindAfter: { $gt: 0 } }, { closeAfter: { $gt: 0 } }] })
+    .lean<SettingsRow[]>()
+    .cursor();
+  for await (const settings of guilds) {
+    const now = Date.now();
+    if (settings.closeAfter > 0) await closeInactive(ctx, settings, new Date(now - settings.closeAfter * hourMs));
+    if (settings.remindAfter > 0) await remindQuiet(ctx, settings, new Date(now - settings.remindAfter * hourMs));
+  }
+}
+
+async function closeInactive(ctx: ServiceContext, settings: SettingsRow, cutoff: Date): Promise<void> {
+  const due = await Tickets.find({ guild: settings._id, status: UNCLOSED, activityAt: { $lte: cutoff } })
+    .select({ _id: 1 })
+    .lean<Array<Pick<TicketRow, '_id'>>>();
+  for (const { _id } of due) {
+    try {
+      await closeTicket(ctx, { _id, activityAt: { $lte: cutoff } }, null, INACTIVE_REASON);
+    } catch (err) {
+      if (err instanceof HttpProblem && err.status === 409) continue;
+      ctx.logger.warn({ err, ticket: _id }, 'could not close an inactive ticket; retrying on the next pass');
+    }
+  }
+}
+
+async function remindQuiet(ctx: ServiceContext, settings: SettingsRow, cutoff: Date): Promise<void> {
+  for (;;) {
+    const remindedAt = new Date();
+    const ticket = await Tickets.findOneAndUpdate(
+      { guild: settings._id, status: UNCLOSED, remindedAt: null, activityAt: { $lte: cutoff } },
+      { $set: { remindedAt } },
+      { new: true },
+    ).lean<TicketRow>();
+    if (!ticket) return;
+    const closing =
+      settings.closeAfter > settings.remindAfter
+        ? ` It will close after ${settings.closeAfter - settings.remindAfter} more hour(s) without a reply.`
+        : '';
+    try {
+      const message = (await ctx.platform.post(Routes.channelMessages(ticket.thread), {
+        body: {
+          content: `<@${ticket.opener}> are you still there? Please reply if you still need help.${closing}`,
+          allowed_mentions: { users: [ticket.opener] },
+        },
+      })) as APIMessage;
+      await captureMessage(message, ticket);
+    } catch (err) {
+      if (isPlatformNotFound(err)) continue;
+      await Tickets.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });
+      ctx.logger.warn({ err, ticket: ticket._id }, 'could not post a ticket reminder; retrying on the next pass');
+      return;
+    }
+  }
+}

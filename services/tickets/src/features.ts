@@ -1,0 +1,25 @@
+import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceContext, type Stoppable } from '@guildhall/shared';
+import { loadSettings } from './settings/loadSettings';
+import { TicketTypes } from './settings/model';
+
+/**
+ * The `tickets` setup feature of a guild: `on` when the panel is posted and there is at least one type, `partial`
+ * when only one of the two holds, `off` otherwise; `note` says what is missing.
+ */
+export async function ticketsFeature(guild: string): Promise<FeaturesReply> {
+  const [settings, types] = await Promise.all([loadSettings(guild), TicketTypes.countDocuments({ guild })]);
+  const panel = !!settings.panelMessage;
+  const missing = [...(panel ? [] : ['the panel is not posted']), ...(types ? [] : ['no ticket type exists'])];
+  const state = missing.length === 0 ? 'on' : missing.length === 1 ? 'partial' : 'off';
+  const note =
+    state === 'on' ? `Panel posted in <#${settings.panelChannel}> with ${types} type(s)` : `${missing.join('; ')}`;
+  return { features: [{ feature: 'tickets', state, note }] };
+}
+
+/** Answers `RPC.features('tickets')` ({guild}) with the `tickets` feature entry. */
+export function startFeaturesResponder(ctx: ServiceContext): Stoppable {
+  const sub = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('tickets'), ({ guild }) =>
+    ticketsFeature(guild),
+  );
+  return { stop: async () => sub.unsubscribe() };
+}

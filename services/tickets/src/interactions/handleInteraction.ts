@@ -1,0 +1,140 @@
+import { HttpProblem, isDuplicateKey, platformFailure, type ServiceContext } from '@guildhall/shared';
+import {
+  type APIGuildInteraction,
+  type APIInteraction,
+  InteractionType,
+  PermissionFlagsBits,
+} from 'discord-api-types/v10';
+import { displayName } from '../platform/users';
+import type { Actor } from '../settings/actor';
+import { TicketTypes, type TypeRow } from '../settings/model';
+import { parseCustomId } from '../tickets/customIds';
+import { HandledInteractions, type TicketRow, Tickets } from '../tickets/model';
+import { checkCanOpen, openTicket } from '../tickets/openTicket';
+import { claimTicket, closeTicket } from '../tickets/transitionTicket';
+import { modalAnswers, questionsModal } from './questionsModal';
+import { deferEphemeral, editReply, replyEphemeral, showModal } from './respond';
+
+/** Platform permissions that make a member staff of every ticket (besides the type's staff roles). */
+const STAFF_PERMISSIONS =
+  PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageThreads;
+
+/**
+ * Handles an INTERACTION_CREATE dispatch of this service's components: the panel button (`ticket:open:<type>`:
+ * shows the questions modal, or opens at once when the type has none), the questions modal (`ticket:form:<type>`)
+ * and the Claim / Close buttons in a ticket's thread. Refusals (blacklist, one open ticket, not staff, illegal
+ * transition, platform refusal) are answered with an ephemeral message saying why. Other interactions, and
+ * redeliveries of one already handled, are ignored. A platform refusal of the answer itself is logged (the
+ * interaction token would not get better); other failures (database) throw, so the dispatch is redelivered.
+ */
+export async function handleInteraction(ctx: ServiceContext, interaction: APIInteraction): Promise<void> {
+  if (!interaction.guild_id || !('member' in interaction) || !interaction.member) return;
+  if (interaction.type !== InteractionType.MessageComponent && interaction.type !== InteractionType.ModalSubmit) return;
+  const parsed = parseCustomId(interaction.data.custom_id);
+  if (!parsed) return;
+  const guildInteraction = interaction as APIGuildInteraction;
+  try {
+    await HandledInteractions.create({ _id: interaction.id, at: new Date() });
+  } catch (err) {
+    if (isDuplicateKey(err)) return;
+    throw err;
+  }
+  try {
+    if (parsed.kind === 'open') await onOpenButton(ctx, guildInteraction, parsed.typeId);
+    else if (parsed.kind === 'form') await onForm(ctx, guildInteraction, parsed.typeId);
+    else await onTicketButton(ctx, guildInteraction, parsed.kind);
+  } catch (err) {
+    if (err instanceof HttpProblem || platformFailure(err).status > 0) {
+      ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
+      return;
+    }
+    await HandledInteractions.deleteOne({ _id: interaction.id });
+    throw err;
+  }
+}
+
+function actorOf(interaction: APIGuildInteraction): Actor {
+  return { id: interaction.member.user.id, name: displayName(interaction.member.user, interaction.member) };
+}
+
+/** The panel button: refuse early (ephemeral), show the questions, or open right away when there are none. */
+async function onOpenButton(ctx: ServiceContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+  const opener = actorOf(interaction);
+  let type: TypeRow;
+  try {
+    type = (await checkCanOpen(interaction.guild_id, typeId, opener.id)).type;
+  } catch (err) {
+    if (err instanceof HttpProblem && err.status < 500) return replyEphemeral(ctx, interaction, refusalText(err));
+    throw err;
+  }
+  if (type.questions.length) return showModal(ctx, interaction, questionsModal(type));
+  await openAndReport(ctx, interaction, typeId, opener, []);
+}
+
+/** The submitted questions modal: open the ticket with the answers. */
+async function onForm(ctx: ServiceContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+  if (interaction.type !== InteractionType.ModalSubmit) return;
+  const type = await TicketTypes.findOne({ _id: typeId, guild: interaction.guild_id }).lean<TypeRow>();
+  const answers = modalAnswers(interaction.data, type?.questions.length ?? 0);
+  await openAndReport(ctx, interaction, typeId, actorOf(interaction), answers);
+}
+
+async function openAndReport(
+  ctx: ServiceContext,
+  interaction: APIGuildInteraction,
+  typeId: string,
+  opener: Actor,
+  answers: string[],
+): Promise<void> {
+  await deferEphemeral(ctx, interaction);
+  try {
+    const ticket = await openTicket(ctx, interaction.guild_id, typeId, opener, answers);
+    await editReply(ctx, interaction, `Your ticket #${ticket.number} is open: <#${ticket.thread}>`);
+  } catch (err) {
+    if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
+    throw err;
+  }
+}
+
+/** Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message. */
+async function onTicketButton(
+  ctx: ServiceContext,
+  interaction: APIGuildInteraction,
+  action: 'claim' | 'close',
+): Promise<void> {
+  const ticket = await Tickets.findOne({
+    thread: interaction.channel_id ?? interaction.channel?.id ?? '',
+  }).lean<TicketRow>();
+  if (!ticket) return replyEphemeral(ctx, interaction, 'This is not a ticket thread.');
+  const actor = actorOf(interaction);
+  const staff = await isStaff(interaction, ticket);
+  if (!staff && !(action === 'close' && actor.id === ticket.opener)) {
+    return replyEphemeral(ctx, interaction, `Only staff can ${action} this ticket.`);
+  }
+  await deferEphemeral(ctx, interaction);
+  try {
+    if (action === 'claim') await claimTicket(ctx, ticket._id, actor);
+    else await closeTicket(ctx, { _id: ticket._id }, actor, null);
+    await editReply(ctx, interaction, action === 'claim' ? 'You claimed this ticket.' : 'Ticket closed.');
+  } catch (err) {
+    if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
+    throw err;
+  }
+}
+
+/** Staff of a ticket: holds one of its type's staff roles, or Administrator / Manage Server / Manage Threads. */
+async function isStaff(interaction: APIGuildInteraction, ticket: TicketRow): Promise<boolean> {
+  const permissions = BigInt(interaction.member.permissions ?? '0');
+  if ((permissions & STAFF_PERMISSIONS) !== 0n) return true;
+  const type = await TicketTypes.findOne({ _id: ticket.type, guild: ticket.guild }).lean<TypeRow>();
+  return !!type?.staffRoles.some((role) => interaction.member.roles.includes(role));
+}
+
+/** The member-facing text of a refusal. */
+function refusalText(err: HttpProblem): string {
+  if (err.status === 404) return 'This ticket type no longer exists.';
+  if (err.status === 502) return 'The ticket could not be set up on the server right now. Please try again later.';
+  if (err.status === 400) return `Your answers are incomplete: ${err.detail.replace(/^Invalid [^:]+: /, '')}`;
+  if (err.detail.includes('blacklisted')) return 'You are not allowed to open tickets on this server.';
+  return err.detail.replace('This member already has', 'You already have');
+}

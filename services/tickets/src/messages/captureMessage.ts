@@ -1,0 +1,71 @@
+import type {
+  APIMessage,
+  GatewayMessageCreateDispatchData,
+  GatewayMessageDeleteBulkDispatchData,
+  GatewayMessageDeleteDispatchData,
+  GatewayMessageUpdateDispatchData,
+} from 'discord-api-types/v10';
+import { avatarUrl, displayName } from '../platform/users';
+import { type TicketRow, Tickets } from '../tickets/model';
+import { TicketMessages } from './model';
+
+/**
+ * Stores a message posted in a ticket's thread (from MESSAGE_CREATE, or the platform's answer when this service
+ * posted it). Idempotent: a message already stored (or deleted) is left as it is. A message by the opener in an
+ * unclosed ticket restarts the inactivity clock (`activityAt`) and re-arms the reminder.
+ */
+export async function captureMessage(
+  message: Pick<APIMessage, 'id' | 'channel_id' | 'author' | 'content' | 'attachments' | 'timestamp'> & {
+    member?: GatewayMessageCreateDispatchData['member'];
+  },
+  knownTicket?: TicketRow,
+): Promise<void> {
+  const ticket = knownTicket ?? (await Tickets.findOne({ thread: message.channel_id }).lean<TicketRow>());
+  if (!ticket) return;
+  const at = new Date(message.timestamp);
+  await TicketMessages.updateOne(
+    { _id: message.id },
+    {
+      $setOnInsert: {
+        guild: ticket.guild,
+        thread: ticket.thread,
+        author: message.author.id,
+        authorName: displayName(message.author, message.member),
+        avatar: avatarUrl(message.author),
+        bot: message.author.bot === true,
+        content: message.content ?? '',
+        attachments: (message.attachments ?? []).map((a) => a.url),
+        at,
+        editedAt: null,
+        deletedAt: null,
+      },
+    },
+    { upsert: true },
+  );
+  if (message.author.id === ticket.opener) {
+    await Tickets.updateOne(
+      { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
+      { $set: { activityAt: at, remindedAt: null } },
+    );
+  }
+}
+
+/** Applies a MESSAGE_UPDATE to a stored ticket message (content, attachments, edit time); unknown ids are ignored. */
+export async function captureEdit(update: GatewayMessageUpdateDispatchData): Promise<void> {
+  const set: Record<string, unknown> = {
+    editedAt: update.edited_timestamp ? new Date(update.edited_timestamp) : new Date(),
+  };
+  if (typeof update.content === 'string') set.content = update.content;
+  if (Array.isArray(update.attachments)) set.attachments = update.attachments.map((a) => a.url);
+  await TicketMessages.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
+}
+
+/** Marks a deleted message (MESSAGE_DELETE) so it leaves the transcript. */
+export async function captureDelete(deleted: GatewayMessageDeleteDispatchData): Promise<void> {
+  await TicketMessages.updateOne({ _id: deleted.id }, { $set: { deletedAt: new Date() } });
+}
+
+/** Marks every message of a MESSAGE_DELETE_BULK deleted. */
+export async function captureBulkDelete(deleted: GatewayMessageDeleteBulkDispatchData): Promise<void> {
+  await TicketMessages.updateMany({ _id: { $in: deleted.ids } }, { $set: { deletedAt: new Date() } });
+}

@@ -1,0 +1,93 @@
+import {
+  isPlatformNotFound,
+  platformProblem,
+  Routes,
+  type ServiceContext,
+  type TicketSettingsUpdatedEvent,
+} from '@guildhall/shared';
+import type { APIMessage } from 'discord-api-types/v10';
+import { checkPanelChannel } from '../platform/structure';
+import type { Actor } from '../settings/actor';
+import { loadSettings, loadTypes, saveSettings } from '../settings/loadSettings';
+import type { SettingsRow } from '../settings/model';
+import { renderPanel } from './renderPanel';
+
+/**
+ * Posts the ticket panel to `channel`, or edits the stored panel message when it is in that channel and still
+ * exists on the platform (a panel deleted there is posted anew). Moving the panel to another channel posts it
+ * there and deletes the old message. Stores `panelChannel`/`panelMessage` and publishes `settings.updated` when
+ * they changed. Throws 400 when `channel` is not a text channel of the guild, 502 when the platform refuses.
+ */
+export async function postPanel(
+  ctx: ServiceContext,
+  guild: string,
+  channel: string,
+  actor: Actor,
+): Promise<SettingsRow> {
+  await checkPanelChannel(ctx, guild, channel);
+  const settings = await loadSettings(guild);
+  const body = renderPanel(settings, await loadTypes(guild));
+  let messageId: string | null = null;
+  if (settings.panelMessage && settings.panelChannel === channel) {
+    messageId = await editPanel(ctx, channel, settings.panelMessage, body);
+  }
+  if (!messageId) {
+    const posted = (await ctx.platform.post(Routes.channelMessages(channel), { body }).catch((err) => {
+      throw platformProblem(err, 'post the ticket panel');
+    })) as APIMessage;
+    messageId = posted.id;
+    if (settings.panelMessage && settings.panelChannel && settings.panelChannel !== channel) {
+      await removeOldPanel(ctx, settings.panelChannel, settings.panelMessage);
+    }
+  }
+  const after = await saveSettings(guild, { panelChannel: channel, panelMessage: messageId });
+  const changes = (['panelChannel', 'panelMessage'] as const)
+    .filter((field) => settings[field] !== after[field])
+    .map((field) => ({ field, before: settings[field], after: after[field] }));
+  if (changes.length) {
+    const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
+    await ctx.outbox.emit(guild, 'settings.updated', event);
+  }
+  return after;
+}
+
+/**
+ * Re-renders a posted panel after its types changed (so its buttons match). A panel that is gone or a refusal is
+ * logged, not thrown: the change itself is stored, and the next `POST .../tickets/panel` posts a fresh panel.
+ */
+export async function refreshPanel(ctx: ServiceContext, guild: string): Promise<void> {
+  const settings = await loadSettings(guild);
+  if (!settings.panelChannel || !settings.panelMessage) return;
+  const body = renderPanel(settings, await loadTypes(guild));
+  try {
+    const edited = await editPanel(ctx, settings.panelChannel, settings.panelMessage, body);
+    if (!edited) ctx.logger.warn({ guild }, 'ticket panel no longer exists; post it again');
+  } catch (err) {
+    ctx.logger.warn({ err, guild }, 'could not refresh the ticket panel');
+  }
+}
+
+/** Edits the panel message; null when it no longer exists on the platform; 502 on another refusal. */
+async function editPanel(
+  ctx: ServiceContext,
+  channel: string,
+  message: string,
+  body: ReturnType<typeof renderPanel>,
+): Promise<string | null> {
+  try {
+    const edited = (await ctx.platform.patch(Routes.channelMessage(channel, message), {
+      body: { content: body.content, components: body.components, allowed_mentions: body.allowed_mentions },
+    })) as APIMessage;
+    return edited.id;
+  } catch (err) {
+    if (isPlatformNotFound(err)) return null;
+    throw platformProblem(err, 'edit the ticket panel');
+  }
+}
+
+/** Deletes the previous panel after a move; a message already gone is fine, another refusal is logged. */
+async function removeOldPanel(ctx: ServiceContext, channel: string, message: string): Promise<void> {
+  await ctx.platform.delete(Routes.channelMessage(channel, message)).catch((err) => {
+    if (!isPlatformNotFound(err)) ctx.logger.warn({ err, channel, message }, 'could not delete the old ticket panel');
+  });
+}

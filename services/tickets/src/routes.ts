@@ -1,0 +1,89 @@
+import {
+  badRequest,
+  bind,
+  type Identity,
+  platformProblem,
+  type RouteBinding,
+  Routes,
+  type ServiceContext,
+  ticketRoutes,
+} from '@guildhall/shared';
+import type { APIGuildMember } from 'discord-api-types/v10';
+import { toTicketMessage } from './messages/toTicketMessage';
+import { postPanel } from './panel/postPanel';
+import { displayName } from './platform/users';
+import type { Actor } from './settings/actor';
+import { loadSettings, loadTypes } from './settings/loadSettings';
+import { createType, deleteType, updateType } from './settings/saveType';
+import { toSettings, toType } from './settings/toSettings';
+import { updateSettings } from './settings/updateSettings';
+import { getTicket } from './tickets/getTicket';
+import { openTicket } from './tickets/openTicket';
+import { toTicket } from './tickets/toTicket';
+import { transitionTicket } from './tickets/transitionTicket';
+
+const actorOf = (identity: Identity): Actor => ({
+  id: identity.sub,
+  name: identity.name || identity.username || identity.sub,
+});
+
+async function settingsResponse(guild: string) {
+  const [settings, types] = await Promise.all([loadSettings(guild), loadTypes(guild)]);
+  return { settings: toSettings(settings), types: types.map(toType) };
+}
+
+/**
+ * The opener of a dashboard-opened ticket: the caller, or the member `opener` given by staff (looked up on the
+ * platform for the display name; 400 when not a member of the guild).
+ */
+async function resolveOpener(ctx: ServiceContext, guild: string, identity: Identity, opener?: string): Promise<Actor> {
+  if (!opener || opener === identity.sub) return actorOf(identity);
+  try {
+    const member = (await ctx.platform.get(Routes.guildMember(guild, opener))) as APIGuildMember;
+    return { id: opener, name: displayName(member.user, member) };
+  } catch (err) {
+    const message = 'is not a member of this guild';
+    if ((err as { status?: number }).status === 404) {
+      throw badRequest(`Invalid body.opener: ${message}`, [{ field: 'body.opener', message }]);
+    }
+    throw platformProblem(err, 'look up the opener');
+  }
+}
+
+/** The HTTP table of the tickets service: each route validates (shared contract), calls one use case, shapes the reply. */
+export function ticketsRoutes(ctx: ServiceContext): RouteBinding[] {
+  return [
+    bind(ticketRoutes.getSettings, ({ params }) => settingsResponse(params.guild)),
+    bind(ticketRoutes.updateSettings, async ({ params, body, identity }) => {
+      await updateSettings(ctx, params.guild, body, actorOf(identity));
+      return settingsResponse(params.guild);
+    }),
+    bind(ticketRoutes.postPanel, async ({ params, body, identity }) => {
+      await postPanel(ctx, params.guild, body.channel, actorOf(identity));
+      return settingsResponse(params.guild);
+    }),
+    bind(ticketRoutes.createType, async ({ params, body, identity }) =>
+      toType(await createType(ctx, params.guild, body, actorOf(identity))),
+    ),
+    bind(ticketRoutes.updateType, async ({ params, body, identity }) =>
+      toType(await updateType(ctx, params.guild, params.type, body, actorOf(identity))),
+    ),
+    bind(ticketRoutes.deleteType, async ({ params, identity }) => {
+      await deleteType(ctx, params.guild, params.type, actorOf(identity));
+      return undefined;
+    }),
+    bind(ticketRoutes.openTicket, async ({ params, body, identity }) => {
+      const opener = await resolveOpener(ctx, params.guild, identity, body.opener);
+      return toTicket(await openTicket(ctx, params.guild, body.type, opener, body.answers));
+    }),
+    bind(ticketRoutes.getTicket, async ({ params }) => {
+      const { ticket, messages } = await getTicket(params.guild, params.number);
+      return { ticket: toTicket(ticket), messages: messages.map(toTicketMessage) };
+    }),
+    bind(ticketRoutes.ticketAction, async ({ params, body, identity }) =>
+      toTicket(
+        await transitionTicket(ctx, params.guild, params.number, params.action, actorOf(identity), body.reason ?? null),
+      ),
+    ),
+  ];
+}

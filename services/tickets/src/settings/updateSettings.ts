@@ -1,0 +1,29 @@
+import type { ServiceContext, TicketSettingsPatch, TicketSettingsUpdatedEvent } from '@guildhall/shared';
+import type { z } from 'zod';
+import type { Actor } from './actor';
+import { loadSettings, saveSettings } from './loadSettings';
+import type { SettingsRow } from './model';
+
+type Patch = z.infer<typeof TicketSettingsPatch>;
+
+/**
+ * Applies `patch` to the guild's ticket settings and publishes `settings.updated` listing the fields whose value
+ * changed (nothing is published when none did). Returns the settings after the change.
+ */
+export async function updateSettings(
+  ctx: ServiceContext,
+  guild: string,
+  patch: Patch,
+  actor: Actor,
+): Promise<SettingsRow> {
+  const before = await loadSettings(guild);
+  const after = await saveSettings(guild, patch);
+  const changes = (Object.keys(patch) as Array<keyof Patch>)
+    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
+    .map((field) => ({ field, before: before[field], after: after[field] }));
+  if (changes.length) {
+    const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
+    await ctx.outbox.emit(guild, 'settings.updated', event);
+  }
+  return after;
+}

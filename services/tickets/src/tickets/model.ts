@@ -1,0 +1,118 @@
+import mongoose, { Schema } from 'mongoose';
+
+export type TicketStatusValue = 'open' | 'claimed' | 'closed';
+
+/** A stored ticket (`_id` = `<guild>:<number>`). */
+export interface TicketRow {
+  _id: string;
+  guild: string;
+  number: number;
+  /** The private thread of the ticket (unique). */
+  thread: string;
+  type: string;
+  typeName: string;
+  opener: string;
+  openerName: string;
+  status: TicketStatusValue;
+  claimedBy: string | null;
+  claimedName: string | null;
+  closedBy: string | null;
+  closeReason: string | null;
+  createdAt: Date;
+  closedAt: Date | null;
+  /** Last message of the opener in the thread, or the opening time: the clock of the reminder and auto-close. */
+  activityAt: Date;
+  /** When the one reminder of the current quiet period was posted (reset by the opener's next message). */
+  remindedAt: Date | null;
+  /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
+  holdsLock: boolean;
+}
+
+const ticketSchema = new Schema<TicketRow>(
+  {
+    _id: { type: String, required: true },
+    guild: { type: String, required: true },
+    number: { type: Number, required: true },
+    thread: { type: String, required: true },
+    type: { type: String, required: true },
+    typeName: { type: String, required: true },
+    opener: { type: String, required: true },
+    openerName: { type: String, required: true },
+    status: { type: String, required: true },
+    claimedBy: { type: String, default: null },
+    claimedName: { type: String, default: null },
+    closedBy: { type: String, default: null },
+    closeReason: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    closedAt: { type: Date, default: null },
+    activityAt: { type: Date, required: true },
+    remindedAt: { type: Date, default: null },
+    holdsLock: { type: Boolean, default: false },
+  },
+  { versionKey: false, collection: 'tickets' },
+);
+ticketSchema.index({ thread: 1 }, { unique: true });
+ticketSchema.index({ guild: 1, number: 1 }, { unique: true });
+ticketSchema.index({ guild: 1, status: 1, activityAt: 1 });
+
+/** Per-guild ticket number counter (`_id` = guild id), advanced atomically with `$inc`. */
+interface CounterRow {
+  _id: string;
+  seq: number;
+}
+const counterSchema = new Schema<CounterRow>(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  { versionKey: false, collection: 'counters' },
+);
+
+/**
+ * The one-open slot of a `oneOpen` type: `_id` = `<guild>:<type>:<opener>`, held by ticket `number`. The unique
+ * `_id` makes two concurrent opens of the same type by the same member impossible.
+ */
+interface OpenLockRow {
+  _id: string;
+  number: number;
+}
+const openLockSchema = new Schema<OpenLockRow>(
+  { _id: { type: String, required: true }, number: { type: Number, required: true } },
+  { versionKey: false, collection: 'open_locks' },
+);
+
+/** A platform interaction being (or already) handled: dispatch redeliveries are ignored. Expires after a day. */
+interface InteractionRow {
+  _id: string;
+  at: Date;
+}
+const interactionSchema = new Schema<InteractionRow>(
+  { _id: { type: String, required: true }, at: { type: Date, required: true } },
+  { versionKey: false, collection: 'interactions' },
+);
+interactionSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
+
+export const Tickets =
+  (mongoose.models.Ticket as mongoose.Model<TicketRow> | undefined) ??
+  mongoose.model<TicketRow>('Ticket', ticketSchema);
+export const Counters =
+  (mongoose.models.TicketCounter as mongoose.Model<CounterRow> | undefined) ??
+  mongoose.model<CounterRow>('TicketCounter', counterSchema);
+export const OpenLocks =
+  (mongoose.models.TicketOpenLock as mongoose.Model<OpenLockRow> | undefined) ??
+  mongoose.model<OpenLockRow>('TicketOpenLock', openLockSchema);
+export const HandledInteractions =
+  (mongoose.models.TicketInteraction as mongoose.Model<InteractionRow> | undefined) ??
+  mongoose.model<InteractionRow>('TicketInteraction', interactionSchema);
+
+/** The stored id of ticket `number` of `guild`. */
+export const ticketId = (guild: string, number: number) => `${guild}:${number}`;
+/** The id of the one-open slot of `opener` for `type` in `guild`. */
+export const lockId = (guild: string, type: string, opener: string) => `${guild}:${type}:${opener}`;
+
+/** Next ticket number of `guild` (1, 2, ...), from an atomic upserted counter. */
+export async function nextTicketNumber(guild: string): Promise<number> {
+  const row = await Counters.findOneAndUpdate(
+    { _id: guild },
+    { $inc: { seq: 1 } },
+    { upsert: true, new: true },
+  ).lean<CounterRow>();
+  return (row as CounterRow).seq;
+}

@@ -1,0 +1,194 @@
+import {
+  conflict,
+  type HttpProblem,
+  isDuplicateKey,
+  isPlatformNotFound,
+  notFound,
+  platformProblem,
+  Routes,
+  type ServiceContext,
+} from '@guildhall/shared';
+import type { APIMessage } from 'discord-api-types/v10';
+import type { QueryFilter } from 'mongoose';
+import { captureMessage } from '../messages/captureMessage';
+import type { Actor } from '../settings/actor';
+import { TicketTypes, type TypeRow } from '../settings/model';
+import { lockId, OpenLocks, type TicketRow, type TicketStatusValue, Tickets, ticketId } from './model';
+import { toTicket } from './toTicket';
+
+export type TicketAction = 'claim' | 'close' | 'reopen';
+
+/** The states each action may start from (the ticket state machine). */
+const FROM: Record<TicketAction, TicketStatusValue[]> = {
+  claim: ['open'],
+  close: ['open', 'claimed'],
+  reopen: ['closed'],
+};
+
+/**
+ * Applies `action` to ticket `number` of `guild` by `actor` (see `claimTicket`, `closeTicket`, `reopenTicket`).
+ * 404 when the ticket does not exist, 409 when its state does not allow the action.
+ */
+export function transitionTicket(
+  ctx: ServiceContext,
+  guild: string,
+  number: number,
+  action: TicketAction,
+  actor: Actor,
+  reason: string | null,
+): Promise<TicketRow> {
+  const id = ticketId(guild, number);
+  if (action === 'claim') return claimTicket(ctx, id, actor);
+  if (action === 'close') return closeTicket(ctx, { _id: id }, actor, reason);
+  return reopenTicket(ctx, id, actor);
+}
+
+/** open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. */
+export async function claimTicket(ctx: ServiceContext, id: string, actor: Actor): Promise<TicketRow> {
+  const after = await Tickets.findOneAndUpdate(
+    { _id: id, status: { $in: FROM.claim } },
+    { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
+    { new: true },
+  ).lean<TicketRow>();
+  if (!after) throw await refusal(id, 'claim');
+  await notify(ctx, after, `🙋 <@${actor.id}> claimed this ticket and will help you.`);
+  await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(after));
+  return after;
+}
+
+/**
+ * open|claimed -> closed (among tickets matching `filter`, e.g. an inactivity cutoff): records closedBy/closeReason/
+ * closedAt, posts a notice, then locks and archives the thread. A thread already deleted on the platform is fine
+ * (the transcript stays); another refusal puts the ticket back as it was and throws 502. Frees the one-open slot.
+ * Publishes `ticket.closed`. `actor` null = closed by the service (inactivity).
+ */
+export async function closeTicket(
+  ctx: ServiceContext,
+  filter: QueryFilter<TicketRow>,
+  actor: Actor | null,
+  reason: string | null,
+): Promise<TicketRow> {
+  const closedAt = new Date();
+  const before = await Tickets.findOneAndUpdate(
+    { ...filter, status: { $in: FROM.close } },
+    { $set: { status: 'closed', closedBy: actor?.id ?? null, closeReason: reason, closedAt, holdsLock: false } },
+  ).lean<TicketRow>();
+  if (!before) throw await refusal(String(filter._id), 'close');
+  const after: TicketRow = {
+    ...before,
+    status: 'closed',
+    closedBy: actor?.id ?? null,
+    closeReason: reason,
+    closedAt,
+    holdsLock: false,
+  };
+  const who = actor ? `<@${actor.id}>` : 'the service';
+  const notice = `🔒 Ticket closed by ${who}${reason ? `: ${reason}` : '.'}`;
+  try {
+    await notifyOrThrow(ctx, after, notice);
+    await ctx.platform.patch(Routes.channel(after.thread), {
+      body: { locked: true, archived: true },
+      reason: `Ticket #${after.number} closed${reason ? `: ${reason}` : ''}`.slice(0, 512),
+    });
+  } catch (err) {
+    if (!isPlatformNotFound(err)) {
+      await Tickets.updateOne(
+        { _id: before._id, status: 'closed', closedAt },
+        {
+          $set: {
+            status: before.status,
+            closedBy: before.closedBy,
+            closeReason: before.closeReason,
+            closedAt: before.closedAt,
+            holdsLock: before.holdsLock,
+          },
+        },
+      );
+      throw platformProblem(err, 'lock and archive the ticket thread');
+    }
+  }
+  if (before.holdsLock)
+    await OpenLocks.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
+  await ctx.outbox.emit(after.guild, 'ticket.closed', toTicket(after));
+  return after;
+}
+
+/**
+ * closed -> open: unarchives and unlocks the thread, clears the close record and the claim, restarts the
+ * inactivity clock. For a `oneOpen` type the opener must not hold another open ticket of it (409). 409 when the
+ * thread no longer exists on the platform, 502 on another refusal (the ticket stays closed). Publishes
+ * `ticket.reopened`.
+ */
+export async function reopenTicket(ctx: ServiceContext, id: string, actor: Actor): Promise<TicketRow> {
+  const now = new Date();
+  const reopened = {
+    status: 'open' as const,
+    claimedBy: null,
+    claimedName: null,
+    closedBy: null,
+    closeReason: null,
+    closedAt: null,
+    activityAt: now,
+    remindedAt: null,
+  };
+  const before = await Tickets.findOneAndUpdate(
+    { _id: id, status: { $in: FROM.reopen } },
+    { $set: reopened },
+  ).lean<TicketRow>();
+  if (!before) throw await refusal(id, 'reopen');
+  const undo = async (lockHeld: boolean) => {
+    const { _id, ...fields } = before;
+    await Tickets.updateOne({ _id, status: 'open', activityAt: now }, { $set: fields });
+    if (lockHeld)
+      await OpenLocks.deleteOne({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+  };
+  const type = await TicketTypes.findOne({ _id: before.type, guild: before.guild }).lean<TypeRow>();
+  const holdsLock = !!type?.oneOpen;
+  if (holdsLock) {
+    try {
+      await OpenLocks.create({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+    } catch (err) {
+      await undo(false);
+      if (isDuplicateKey(err)) throw conflict(`The opener already has another open ${before.typeName} ticket`);
+      throw err;
+    }
+  }
+  try {
+    await ctx.platform.patch(Routes.channel(before.thread), {
+      body: { archived: false, locked: false },
+      reason: `Ticket #${before.number} reopened by ${actor.name} (${actor.id})`,
+    });
+  } catch (err) {
+    await undo(holdsLock);
+    if (isPlatformNotFound(err))
+      throw conflict(`The thread of ticket #${before.number} no longer exists on the platform`);
+    throw platformProblem(err, 'unarchive the ticket thread');
+  }
+  const after: TicketRow = { ...before, ...reopened, holdsLock };
+  if (holdsLock) await Tickets.updateOne({ _id: id }, { $set: { holdsLock } });
+  await notify(ctx, after, `🔓 Ticket reopened by <@${actor.id}>.`);
+  await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after));
+  return after;
+}
+
+/** 404 when the ticket does not exist, else 409 naming its state and what `action` needs. */
+async function refusal(id: string, action: TicketAction): Promise<HttpProblem> {
+  const row = await Tickets.findById(id).lean<TicketRow>();
+  if (!row) return notFound(`Ticket ${id.split(':')[1]} does not exist in this guild`);
+  return conflict(`Ticket #${row.number} is ${row.status}; ${action} needs it to be ${FROM[action].join(' or ')}`);
+}
+
+/** Posts `content` in the ticket's thread (no pings) and keeps it in the transcript; throws the platform's error. */
+async function notifyOrThrow(ctx: ServiceContext, ticket: TicketRow, content: string): Promise<void> {
+  const message = (await ctx.platform.post(Routes.channelMessages(ticket.thread), {
+    body: { content, allowed_mentions: { parse: [] } },
+  })) as APIMessage;
+  await captureMessage(message, ticket);
+}
+
+/** Like `notifyOrThrow`, but a notice the platform refuses is logged: the state change already stands. */
+async function notify(ctx: ServiceContext, ticket: TicketRow, content: string): Promise<void> {
+  await notifyOrThrow(ctx, ticket, content).catch((err) =>
+    ctx.logger.warn({ err, ticket: ticket._id }, 'could not post the ticket notice'),
+  );
+}
