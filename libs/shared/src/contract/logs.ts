@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BooleanQuery, DateTime, GuildParams, LimitQuery, Snowflake } from './common';
+import { BooleanQuery, DateTime, EmptyBody, GuildParams, LimitQuery, Snowflake } from './common';
 import { defineRoute } from './route';
 
 /** The 30 journal kinds of spec section 6.1; the journal's `kind` filter accepts exactly these. */
@@ -182,5 +182,27 @@ export const logRoutes = {
       description: 'Events',
     },
     errors: [400],
+  }),
+  undoJournalEvent: defineRoute({
+    id: 'undoJournalEvent',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/journal/{event}/undo',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'journal.undo',
+    inSpec: false,
+    summary: 'Undo a journal event',
+    description:
+      'Reverts one event on the platform and records it on the event (`undoneBy` = caller, `undoneAt`, `undoneAs`). ' +
+      'Undoable kinds: `role_delete` (the role is re-created from the stored snapshot: name, color, permissions, hoist, ' +
+      'mentionable; `undoneAs` = new role id), `channel_delete` (re-created with name, type, topic, parent, position, ' +
+      'overwrites, nsfw, slowmode; `undoneAs` = new channel id), `member_ban` (unban; `undoneAs` = `unban`), ' +
+      '`member_timeout` (timeout lifted; `undoneAs` = `timeout_removed`). 404 unknown event; 409 already undone, ' +
+      'undo in progress, or a kind that cannot be undone; 502 when the platform refuses (its code and message in ' +
+      '`platform`).',
+    params: z.strictObject({ guild: Snowflake, event: Snowflake }),
+    body: EmptyBody,
+    success: { status: 200, schema: JournalEvent, description: 'The event, marked undone' },
+    errors: [404, 409, 502],
   }),
 };

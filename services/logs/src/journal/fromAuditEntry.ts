@@ -1,0 +1,143 @@
+import type { JournalKind } from '@guildhall/shared';
+import { type APIAuditLogChange, AuditLogEvent, type GatewayGuildAuditLogEntryCreateDispatchData } from 'discord-api-types/v10';
+import { memberName, objectName } from '../snapshots/snapshots';
+import type { Journal } from './recordEvent';
+
+/** Audit actions that name the actor of an event journaled from another dispatch (matched by kind + target). */
+const ACTOR_OF: Partial<Record<AuditLogEvent, JournalKind>> = {
+  [AuditLogEvent.GuildUpdate]: 'guild_update',
+  [AuditLogEvent.ChannelCreate]: 'channel_create',
+  [AuditLogEvent.ChannelUpdate]: 'channel_update',
+  [AuditLogEvent.ChannelDelete]: 'channel_delete',
+  [AuditLogEvent.ThreadUpdate]: 'channel_update',
+  [AuditLogEvent.MemberBanAdd]: 'member_ban',
+  [AuditLogEvent.MemberBanRemove]: 'member_unban',
+  [AuditLogEvent.MemberRoleUpdate]: 'member_roles',
+  [AuditLogEvent.RoleCreate]: 'role_create',
+  [AuditLogEvent.RoleUpdate]: 'role_update',
+  [AuditLogEvent.RoleDelete]: 'role_delete',
+  [AuditLogEvent.EmojiCreate]: 'expression_create',
+  [AuditLogEvent.EmojiUpdate]: 'expression_update',
+  [AuditLogEvent.EmojiDelete]: 'expression_delete',
+  [AuditLogEvent.StickerCreate]: 'expression_create',
+  [AuditLogEvent.StickerUpdate]: 'expression_update',
+  [AuditLogEvent.StickerDelete]: 'expression_delete',
+  [AuditLogEvent.MessageDelete]: 'message_delete',
+  [AuditLogEvent.MessageBulkDelete]: 'message_bulk_delete',
+};
+
+/** Audit actions that are journal events of their own (no other dispatch means them). */
+const OWN_EVENT: Partial<Record<AuditLogEvent, JournalKind>> = {
+  [AuditLogEvent.MemberKick]: 'member_kick',
+  [AuditLogEvent.MemberPrune]: 'member_prune',
+  [AuditLogEvent.BotAdd]: 'bot_add',
+  [AuditLogEvent.WebhookCreate]: 'webhook_create',
+  [AuditLogEvent.WebhookDelete]: 'webhook_delete',
+  [AuditLogEvent.ChannelOverwriteCreate]: 'overwrite_update',
+  [AuditLogEvent.ChannelOverwriteUpdate]: 'overwrite_update',
+  [AuditLogEvent.ChannelOverwriteDelete]: 'overwrite_update',
+};
+
+const OVERWRITE_ACTION: Partial<Record<AuditLogEvent, string>> = {
+  [AuditLogEvent.ChannelOverwriteCreate]: 'create',
+  [AuditLogEvent.ChannelOverwriteUpdate]: 'update',
+  [AuditLogEvent.ChannelOverwriteDelete]: 'delete',
+};
+
+function change(changes: APIAuditLogChange[] | undefined, key: string): APIAuditLogChange | undefined {
+  return changes?.find((c) => c.key === key);
+}
+
+function changeList(changes: APIAuditLogChange[] | undefined) {
+  return (changes ?? []).map((c) => ({ key: c.key, before: c.old_value ?? null, after: c.new_value ?? null }));
+}
+
+/**
+ * GUILD_AUDIT_LOG_ENTRY_CREATE. Entries of `ACTOR_OF` become actor sources for the matching event (either arrival
+ * order); MEMBER_UPDATE gives the actor of `member_nickname` and, when the timeout changed, is itself a
+ * `member_timeout` event (data: until, null when lifted; reason); the actions of `OWN_EVENT` are events themselves
+ * (see docs/journal.md for their data). `viaService` is true when the entry's user is this service's bot.
+ */
+export async function auditEntryCreated(
+  journal: Journal,
+  entry: GatewayGuildAuditLogEntryCreateDispatchData,
+  botUserId: string | null,
+): Promise<void> {
+  const guild = entry.guild_id;
+  const actor = entry.user_id ?? null;
+  const actorName = await memberName(guild, actor);
+  const viaService = actor !== null && actor === botUserId;
+  const target = entry.target_id ?? null;
+  const reason = entry.reason ?? null;
+  const receivedAt = new Date();
+  const source = (kind: JournalKind, sourceTarget: string | null) =>
+    journal.addSource({
+      _id: `audit:${entry.id}:${kind}`,
+      guild,
+      kind,
+      target: sourceTarget,
+      actor,
+      actorName,
+      source: 'audit',
+      viaService,
+      extra: reason ? { reason } : {},
+      receivedAt,
+    });
+  const own = (kind: JournalKind, targetName: string | null, channel: string | null, data: Record<string, unknown>, suffix = '') =>
+    journal.record({
+      guild,
+      kind,
+      target,
+      targetName,
+      channel,
+      data: { ...data, reason },
+      dedupe: `audit:${entry.id}${suffix}`,
+      actor: { id: actor, name: actorName, source: 'audit', viaService },
+    });
+
+  const action = entry.action_type;
+  const matched = ACTOR_OF[action];
+  if (matched) {
+    await source(matched, action === AuditLogEvent.MessageBulkDelete ? (entry.options?.channel_id ?? target) : target);
+    return;
+  }
+  if (action === AuditLogEvent.MemberUpdate) {
+    if (change(entry.changes, 'nick')) await source('member_nickname', target);
+    const timeout = change(entry.changes, 'communication_disabled_until');
+    if (timeout) {
+      await own('member_timeout', await memberName(guild, target), null, { until: timeout.new_value ?? null }, ':timeout');
+    }
+    return;
+  }
+  const kind = OWN_EVENT[action];
+  if (!kind) return;
+  const options = entry.options;
+  switch (kind) {
+    case 'member_kick':
+    case 'bot_add':
+      await own(kind, await memberName(guild, target), null, {});
+      return;
+    case 'member_prune':
+      await own(kind, null, null, {
+        days: options?.delete_member_days ? Number(options.delete_member_days) : null,
+        removed: options?.members_removed ? Number(options.members_removed) : null,
+      });
+      return;
+    case 'webhook_create':
+    case 'webhook_delete': {
+      const name = (change(entry.changes, 'name')?.[kind === 'webhook_create' ? 'new_value' : 'old_value'] as string | undefined) ?? null;
+      const channelChange = change(entry.changes, 'channel_id');
+      const channel = ((kind === 'webhook_create' ? channelChange?.new_value : channelChange?.old_value) as string | undefined) ?? null;
+      await own(kind, name, channel, { changes: changeList(entry.changes) });
+      return;
+    }
+    default:
+      await own(kind, await objectName(guild, 'channel', target), target, {
+        action: OVERWRITE_ACTION[action],
+        overwrite: options?.id ?? null,
+        overwriteType: options?.type === '0' ? 'role' : options?.type === '1' ? 'member' : null,
+        overwriteName: options?.role_name ?? null,
+        changes: changeList(entry.changes),
+      });
+  }
+}

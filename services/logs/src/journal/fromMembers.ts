@@ -1,0 +1,94 @@
+import type {
+  GatewayGuildBanModifyDispatchData,
+  GatewayGuildMemberAddDispatchData,
+  GatewayGuildMemberRemoveDispatchData,
+  GatewayGuildMemberUpdateDispatchData,
+} from 'discord-api-types/v10';
+import { type Dispatch, dispatchKey, displayName } from '../dispatch';
+import { snowflakeTime } from '../ids';
+import { deleteSnapshot, putSnapshot } from '../snapshots/snapshots';
+import { memberData } from '../snapshots/toSnapshotData';
+import type { Journal } from './recordEvent';
+
+/** GUILD_MEMBER_ADD -> `member_join` (data: bot, accountCreatedAt, joinedAt). */
+export async function memberAdded(journal: Journal, dispatch: Dispatch<GatewayGuildMemberAddDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  if (!d.user) return;
+  await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }));
+  await journal.record({
+    guild: d.guild_id,
+    kind: 'member_join',
+    target: d.user.id,
+    targetName: displayName(d.user, d.nick),
+    channel: null,
+    data: { bot: Boolean(d.user.bot), accountCreatedAt: snowflakeTime(d.user.id).toISOString(), joinedAt: d.joined_at },
+    dedupe: dispatchKey(dispatch),
+  });
+}
+
+/** GUILD_MEMBER_REMOVE -> `member_leave` (data: roles held, joinedAt, both from the snapshot when known). */
+export async function memberRemoved(journal: Journal, dispatch: Dispatch<GatewayGuildMemberRemoveDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  const before = await deleteSnapshot(d.guild_id, 'member', d.user.id);
+  await journal.record({
+    guild: d.guild_id,
+    kind: 'member_leave',
+    target: d.user.id,
+    targetName: (before?.data.name as string | undefined) ?? displayName(d.user),
+    channel: null,
+    data: { roles: before?.data.roles ?? null, joinedAt: before?.data.joined_at ?? null },
+    dedupe: dispatchKey(dispatch),
+  });
+}
+
+/**
+ * GUILD_MEMBER_UPDATE, compared with the member's snapshot: roles changed -> `member_roles` (data: added, removed);
+ * nickname changed -> `member_nickname` (data: before, after); pending true -> false -> `verify`. Timeouts are
+ * journaled from the audit-log entry (`member_timeout`). A member seen for the first time is only snapshotted.
+ */
+export async function memberUpdated(journal: Journal, dispatch: Dispatch<GatewayGuildMemberUpdateDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  const after = memberData({ ...d, user: d.user });
+  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after);
+  if (!prev || prev.deleted) return;
+  const before = prev.data;
+  const key = dispatchKey(dispatch);
+  const base = { guild: d.guild_id, target: d.user.id, targetName: after.name as string, channel: null };
+  const oldRoles = (before.roles as string[] | undefined) ?? [];
+  const added = d.roles.filter((r) => !oldRoles.includes(r));
+  const removed = oldRoles.filter((r) => !d.roles.includes(r));
+  if (added.length || removed.length) {
+    await journal.record({ ...base, kind: 'member_roles', data: { added, removed }, dedupe: `${key}:roles` });
+  }
+  if ((before.nick ?? null) !== (d.nick ?? null)) {
+    await journal.record({
+      ...base,
+      kind: 'member_nickname',
+      data: { before: before.nick ?? null, after: d.nick ?? null },
+      dedupe: `${key}:nick`,
+    });
+  }
+  if (before.pending === true && !d.pending) {
+    await journal.record({
+      ...base,
+      kind: 'verify',
+      data: {},
+      dedupe: `${key}:verify`,
+      actor: { id: d.user.id, name: after.name as string, source: 'author', viaService: false },
+    });
+  }
+}
+
+/** GUILD_BAN_ADD / GUILD_BAN_REMOVE -> `member_ban` / `member_unban` (actor and `reason` from the audit log). */
+export async function banChanged(journal: Journal, dispatch: Dispatch<GatewayGuildBanModifyDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  await journal.record({
+    guild: d.guild_id,
+    kind: dispatch.t === 'GUILD_BAN_ADD' ? 'member_ban' : 'member_unban',
+    target: d.user.id,
+    targetName: displayName(d.user),
+    channel: null,
+    data: {},
+    dedupe: dispatchKey(dispatch),
+  });
+}

@@ -1,0 +1,149 @@
+import type {
+  GatewayChannelModifyDispatchData,
+  GatewayGuildEmojisUpdateDispatchData,
+  GatewayGuildModifyDispatchData,
+  GatewayGuildRoleDeleteDispatchData,
+  GatewayGuildRoleModifyDispatchData,
+  GatewayGuildStickersUpdateDispatchData,
+} from 'discord-api-types/v10';
+import { type Dispatch, dispatchKey } from '../dispatch';
+import { deleteSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
+import { changedKeys, diffData, guildData } from '../snapshots/toSnapshotData';
+import type { Journal } from './recordEvent';
+
+/** Channel fields that change without anyone editing the channel, or that `overwrite_update` covers. */
+const CHANNEL_NOISE = new Set([
+  'last_message_id',
+  'last_pin_timestamp',
+  'permission_overwrites',
+  'member_count',
+  'message_count',
+  'total_message_sent',
+  'member',
+  'thread_metadata',
+]);
+/** Thread metadata compared for `channel_update` (not `archive_timestamp`, which moves by itself). */
+const THREAD_FIELDS = ['archived', 'locked', 'auto_archive_duration', 'invitable'] as const;
+
+type Obj = Record<string, unknown>;
+
+/** GUILD_ROLE_CREATE/UPDATE -> `role_create` (data: the role) / `role_update` (data: before, after, changes). */
+export async function roleChanged(journal: Journal, dispatch: Dispatch<GatewayGuildRoleModifyDispatchData>): Promise<void> {
+  const { guild_id: guild, role } = dispatch.d;
+  const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj);
+  const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: dispatchKey(dispatch) };
+  if (dispatch.t === 'GUILD_ROLE_CREATE' || !prev || prev.deleted) {
+    if (dispatch.t === 'GUILD_ROLE_CREATE') await journal.record({ ...base, kind: 'role_create', data: { role } });
+    return;
+  }
+  const keys = changedKeys(prev.data, role as unknown as Obj);
+  if (keys.length) await journal.record({ ...base, kind: 'role_update', data: diffData(prev.data, role as unknown as Obj, keys) });
+}
+
+/** GUILD_ROLE_DELETE -> `role_delete` (data: the role as last seen, null when never seen; undoable). */
+export async function roleDeleted(journal: Journal, dispatch: Dispatch<GatewayGuildRoleDeleteDispatchData>): Promise<void> {
+  const { guild_id: guild, role_id } = dispatch.d;
+  const prev = await deleteSnapshot(guild, 'role', role_id);
+  await journal.record({
+    guild,
+    kind: 'role_delete',
+    target: role_id,
+    targetName: (prev?.data.name as string | undefined) ?? null,
+    channel: null,
+    data: { role: prev?.data ?? null },
+    dedupe: dispatchKey(dispatch),
+  });
+}
+
+function channelView(c: Obj): Obj {
+  const meta = c.thread_metadata as Obj | undefined;
+  const out: Obj = { ...c };
+  if (meta) for (const f of THREAD_FIELDS) out[`thread_${f}`] = meta[f] ?? null;
+  return out;
+}
+
+/**
+ * CHANNEL_CREATE/UPDATE/DELETE and THREAD_UPDATE -> `channel_create` (data: channel), `channel_update` (data:
+ * before, after, changes; permission overwrites excluded: see `overwrite_update`), `channel_delete` (data: channel
+ * as last seen; undoable).
+ */
+export async function channelChanged(journal: Journal, dispatch: Dispatch<GatewayChannelModifyDispatchData>): Promise<void> {
+  const channel = dispatch.d as unknown as Obj & { id: string; guild_id?: string; name?: string };
+  const guild = channel.guild_id;
+  if (!guild) return;
+  const base = { guild, target: channel.id, targetName: channel.name ?? null, channel: channel.id, dedupe: dispatchKey(dispatch) };
+  if (dispatch.t === 'CHANNEL_DELETE') {
+    const prev = await deleteSnapshot(guild, 'channel', channel.id);
+    await journal.record({ ...base, kind: 'channel_delete', data: { channel: prev?.data ?? channel } });
+    return;
+  }
+  const prev = await putSnapshot(guild, 'channel', channel.id, channel);
+  if (dispatch.t === 'CHANNEL_CREATE') {
+    await journal.record({ ...base, kind: 'channel_create', data: { channel } });
+    return;
+  }
+  if (!prev || prev.deleted) return;
+  const before = channelView(prev.data);
+  const after = channelView(channel);
+  const keys = changedKeys(before, after, CHANNEL_NOISE);
+  if (keys.length) await journal.record({ ...base, kind: 'channel_update', data: diffData(before, after, keys) });
+}
+
+/** GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`). */
+export async function guildUpdated(journal: Journal, dispatch: Dispatch<GatewayGuildModifyDispatchData>): Promise<void> {
+  const d = dispatch.d as unknown as Obj & { id: string; name: string };
+  const after = guildData(d);
+  const prev = await putSnapshot(d.id, 'guild', d.id, after);
+  if (!prev) return;
+  const keys = changedKeys(prev.data, after);
+  if (!keys.length) return;
+  await journal.record({
+    guild: d.id,
+    kind: 'guild_update',
+    target: d.id,
+    targetName: d.name,
+    channel: null,
+    data: diffData(prev.data, after, keys),
+    dedupe: dispatchKey(dispatch),
+  });
+}
+
+/**
+ * GUILD_EMOJIS_UPDATE / GUILD_STICKERS_UPDATE (the full list), compared with the snapshots: new ->
+ * `expression_create` (data: type, item), gone -> `expression_delete` (data: type, item as last seen), changed ->
+ * `expression_update` (data: type, before, after, changes).
+ */
+export async function expressionsUpdated(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildEmojisUpdateDispatchData | GatewayGuildStickersUpdateDispatchData>,
+): Promise<void> {
+  const type = dispatch.t === 'GUILD_EMOJIS_UPDATE' ? 'emoji' : 'sticker';
+  const guild = dispatch.d.guild_id;
+  const items = ('emojis' in dispatch.d ? dispatch.d.emojis : dispatch.d.stickers) as unknown as Array<Obj & { id: string; name: string }>;
+  const known = new Map((await listSnapshots(guild, type)).map((s) => [s.id, s.data]));
+  const key = dispatchKey(dispatch);
+  for (const item of items) {
+    const before = known.get(item.id);
+    await putSnapshot(guild, type, item.id, item);
+    const base = { guild, target: item.id, targetName: item.name, channel: null, dedupe: `${key}:${item.id}` };
+    if (!before) await journal.record({ ...base, kind: 'expression_create', data: { type, item } });
+    else {
+      const keys = changedKeys(before, item, new Set(['available']));
+      if (keys.length) await journal.record({ ...base, kind: 'expression_update', data: { type, ...diffData(before, item, keys) } });
+    }
+  }
+  const current = new Set(items.map((i) => i.id));
+  for (const [id, before] of known) {
+    if (current.has(id)) continue;
+    await deleteSnapshot(guild, type, id);
+    await journal.record({
+      guild,
+      kind: 'expression_delete',
+      target: id,
+      targetName: (before.name as string | undefined) ?? null,
+      channel: null,
+      data: { type, item: before },
+      dedupe: `${key}:${id}`,
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import type { BusMessage } from '@guildhall/shared';
+import type { GatewayDispatchPayload, GatewayGuildAuditLogEntryCreateDispatchData, GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
+import type { Dispatch } from '../dispatch';
+import { ingestGuildCreate } from '../snapshots/ingestGuildCreate';
+import { auditEntryCreated } from './fromAuditEntry';
+import { banChanged, memberAdded, memberRemoved, memberUpdated } from './fromMembers';
+import { channelChanged, expressionsUpdated, guildUpdated, roleChanged, roleDeleted } from './fromStructure';
+import type { Journal } from './recordEvent';
+
+/**
+ * Platform dispatches (other than messages) this service journals or snapshots. WEBHOOKS_UPDATE carries only a
+ * channel id, so the webhook events come from their audit-log entries; it is not consumed.
+ */
+export const JOURNAL_DISPATCHES = [
+  'GUILD_CREATE',
+  'GUILD_UPDATE',
+  'GUILD_MEMBER_ADD',
+  'GUILD_MEMBER_REMOVE',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_BAN_ADD',
+  'GUILD_BAN_REMOVE',
+  'GUILD_AUDIT_LOG_ENTRY_CREATE',
+  'CHANNEL_CREATE',
+  'CHANNEL_UPDATE',
+  'CHANNEL_DELETE',
+  'THREAD_UPDATE',
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'GUILD_EMOJIS_UPDATE',
+  'GUILD_STICKERS_UPDATE',
+] as const;
+
+/** Routes one platform dispatch to the code that snapshots and journals it. */
+export async function ingestPlatform(journal: Journal, botUserId: string | null, msg: BusMessage<Dispatch>): Promise<void> {
+  const dispatch = msg.data as Dispatch<never> & { t: GatewayDispatchPayload['t'] };
+  switch (dispatch.t) {
+    case 'GUILD_CREATE':
+      return ingestGuildCreate(dispatch.d as GatewayGuildCreateDispatchData);
+    case 'GUILD_UPDATE':
+      return guildUpdated(journal, dispatch);
+    case 'GUILD_MEMBER_ADD':
+      return memberAdded(journal, dispatch);
+    case 'GUILD_MEMBER_REMOVE':
+      return memberRemoved(journal, dispatch);
+    case 'GUILD_MEMBER_UPDATE':
+      return memberUpdated(journal, dispatch);
+    case 'GUILD_BAN_ADD':
+    case 'GUILD_BAN_REMOVE':
+      return banChanged(journal, dispatch);
+    case 'GUILD_AUDIT_LOG_ENTRY_CREATE':
+      return auditEntryCreated(journal, dispatch.d as GatewayGuildAuditLogEntryCreateDispatchData, botUserId);
+    case 'CHANNEL_CREATE':
+    case 'CHANNEL_UPDATE':
+    case 'CHANNEL_DELETE':
+    case 'THREAD_UPDATE':
+      return channelChanged(journal, dispatch);
+    case 'GUILD_ROLE_CREATE':
+    case 'GUILD_ROLE_UPDATE':
+      return roleChanged(journal, dispatch);
+    case 'GUILD_ROLE_DELETE':
+      return roleDeleted(journal, dispatch);
+    case 'GUILD_EMOJIS_UPDATE':
+    case 'GUILD_STICKERS_UPDATE':
+      return expressionsUpdated(journal, dispatch);
+    default:
+      return;
+  }
+}

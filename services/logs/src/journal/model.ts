@@ -1,0 +1,65 @@
+import type { JournalKind } from '@guildhall/shared';
+import mongoose, { Schema } from 'mongoose';
+
+/** How an event's actor was learned; a better source replaces a worse one (see `ACTOR_RANK`). */
+export type ActorSource = 'none' | 'author' | 'audit' | 'service';
+export const ACTOR_RANK: Record<ActorSource, number> = { none: 0, author: 1, audit: 2, service: 3 };
+
+/**
+ * A stored journal event. `_id` is a snowflake made when the event was recorded; `key` is it padded to 20 digits
+ * (string order = time order; `before` cursors compare on it). `dedupe` identifies the dispatch (or audit entry, or
+ * service event) the event came from, so a redelivered or replayed one is stored once. `at` is when it happened.
+ */
+export interface EventRow {
+  _id: string;
+  key: string;
+  guild: string;
+  kind: JournalKind;
+  actor: string | null;
+  actorName: string | null;
+  actorRank: number;
+  viaService: boolean;
+  target: string | null;
+  targetName: string | null;
+  channel: string | null;
+  data: Record<string, unknown>;
+  undoneBy: string | null;
+  undoneAt: Date | null;
+  undoneAs: string | null;
+  undoing: Date | null;
+  dedupe: string;
+  at: Date;
+}
+
+const schema = new Schema<EventRow>(
+  {
+    _id: { type: String, required: true },
+    key: { type: String, required: true },
+    guild: { type: String, required: true },
+    kind: { type: String, required: true },
+    actor: { type: String, default: null },
+    actorName: { type: String, default: null },
+    actorRank: { type: Number, default: 0 },
+    viaService: { type: Boolean, default: false },
+    target: { type: String, default: null },
+    targetName: { type: String, default: null },
+    channel: { type: String, default: null },
+    data: { type: Schema.Types.Mixed, required: true },
+    undoneBy: { type: String, default: null },
+    undoneAt: { type: Date, default: null },
+    undoneAs: { type: String, default: null },
+    undoing: { type: Date, default: null },
+    dedupe: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'events', minimize: false },
+);
+schema.index({ dedupe: 1 }, { unique: true });
+schema.index({ guild: 1, key: -1 });
+schema.index({ guild: 1, kind: 1, key: -1 });
+schema.index({ guild: 1, actor: 1, key: -1 });
+schema.index({ guild: 1, target: 1, key: -1 });
+schema.index({ guild: 1, channel: 1, key: -1 });
+schema.index({ guild: 1, kind: 1, target: 1, at: -1 });
+
+export const JournalEventModel = mongoose.models.JournalEvent ?? mongoose.model<EventRow>('JournalEvent', schema);

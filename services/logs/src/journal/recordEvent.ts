@@ -1,0 +1,143 @@
+import type { JournalKind } from '@guildhall/shared';
+import { newSnowflake, sortKey } from '../ids';
+import { ACTOR_RANK, type ActorSource, type EventRow, JournalEventModel } from './model';
+import { ActorSourceModel, type SourceRow } from './sources';
+
+/** A new journal event as the ingest code describes it. */
+export interface NewEvent {
+  guild: string;
+  kind: JournalKind;
+  target: string | null;
+  targetName: string | null;
+  channel: string | null;
+  /** Kind-specific facts (docs/journal.md); `at` is added. */
+  data: Record<string, unknown>;
+  /** Identity of what produced it (dispatch type + sequence + payload hash, audit entry id, service event id). */
+  dedupe: string;
+  /** The actor known from the event itself (message author, audit entry user, service caller), if any. */
+  actor?: { id: string | null; name: string | null; source: ActorSource; viaService: boolean };
+  at?: Date;
+}
+
+/** Called with every event newly stored (queues its log embed). */
+export type OnRecorded = (event: EventRow) => Promise<void>;
+
+/**
+ * Stores journal events and gives them their actors. An event finds its actor in an unclaimed actor source
+ * (audit-log entry, service case) of the same guild, kind and target that arrived within `windowMs` of it; a source
+ * arriving later finds the event the same way. A better source (service > audit > author) replaces a worse one.
+ */
+export class Journal {
+  constructor(
+    private readonly windowMs: number,
+    private readonly onRecorded: OnRecorded,
+  ) {}
+
+  /** Stores `event` unless its `dedupe` was stored already; returns the stored row, or null for a duplicate. */
+  async record(event: NewEvent): Promise<EventRow | null> {
+    const at = event.at ?? new Date();
+    const id = newSnowflake();
+    const row: EventRow = {
+      _id: id,
+      key: sortKey(id),
+      guild: event.guild,
+      kind: event.kind,
+      actor: event.actor?.id ?? null,
+      actorName: event.actor?.name ?? null,
+      actorRank: ACTOR_RANK[event.actor?.source ?? 'none'],
+      viaService: event.actor?.viaService ?? false,
+      target: event.target,
+      targetName: event.targetName,
+      channel: event.channel,
+      data: { ...event.data, at: at.toISOString() },
+      undoneBy: null,
+      undoneAt: null,
+      undoneAs: null,
+      undoing: null,
+      dedupe: event.dedupe,
+      at,
+    };
+    try {
+      await JournalEventModel.create(row);
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return null;
+      throw err;
+    }
+    const matched = await this.claimSourceFor(row);
+    const stored = matched ?? row;
+    await this.onRecorded(stored);
+    return stored;
+  }
+
+  /**
+   * Stores an actor source, then gives it to the closest matching event that has a worse actor. Idempotent on
+   * `source._id`. Returns the updated event, or null when none matched yet (a later event will claim the source).
+   */
+  async addSource(source: Omit<SourceRow, 'claimedBy'>): Promise<EventRow | null> {
+    const stored = await ActorSourceModel.findOneAndUpdate(
+      { _id: source._id },
+      { $setOnInsert: { ...source, claimedBy: null } },
+      { upsert: true, new: true },
+    ).lean<SourceRow>();
+    if (!stored || stored.claimedBy) return null;
+    const rank = ACTOR_RANK[source.source];
+    const candidates = await JournalEventModel.find({
+      guild: source.guild,
+      kind: source.kind,
+      target: source.target,
+      actorRank: { $lt: rank },
+      at: { $gte: new Date(source.receivedAt.getTime() - this.windowMs), $lte: new Date(source.receivedAt.getTime() + this.windowMs) },
+    })
+      .sort({ at: -1 })
+      .limit(5)
+      .lean<EventRow[]>();
+    for (const event of candidates) {
+      const claimed = await ActorSourceModel.findOneAndUpdate(
+        { _id: stored._id, claimedBy: null },
+        { $set: { claimedBy: event._id } },
+      ).lean<SourceRow>();
+      if (!claimed) return null;
+      const updated = await this.applySource(event, stored);
+      if (updated) return updated;
+      await ActorSourceModel.updateOne({ _id: stored._id, claimedBy: event._id }, { $set: { claimedBy: null } });
+    }
+    return null;
+  }
+
+  private async claimSourceFor(event: EventRow): Promise<EventRow | null> {
+    const sources = await ActorSourceModel.find({
+      guild: event.guild,
+      kind: event.kind,
+      target: event.target,
+      claimedBy: null,
+      receivedAt: { $gte: new Date(event.at.getTime() - this.windowMs), $lte: new Date(event.at.getTime() + this.windowMs) },
+    }).lean<SourceRow[]>();
+    sources.sort((a, b) => ACTOR_RANK[b.source] - ACTOR_RANK[a.source]);
+    let current: EventRow = event;
+    for (const source of sources) {
+      if (ACTOR_RANK[source.source] <= current.actorRank) continue;
+      const claimed = await ActorSourceModel.findOneAndUpdate(
+        { _id: source._id, claimedBy: null },
+        { $set: { claimedBy: event._id } },
+      ).lean<SourceRow>();
+      if (!claimed) continue;
+      current = (await this.applySource(current, source)) ?? current;
+    }
+    return current === event ? null : current;
+  }
+
+  private async applySource(event: EventRow, source: SourceRow): Promise<EventRow | null> {
+    const rank = ACTOR_RANK[source.source];
+    const set: Record<string, unknown> = { actorRank: rank, viaService: source.viaService || event.viaService };
+    if (source.actor) {
+      set.actor = source.actor;
+      set.actorName = source.actorName;
+    }
+    for (const [k, v] of Object.entries(source.extra)) set[`data.${k}`] = v;
+    return JournalEventModel.findOneAndUpdate(
+      { _id: event._id, actorRank: { $lt: rank } },
+      { $set: set },
+      { new: true },
+    ).lean<EventRow>();
+  }
+}

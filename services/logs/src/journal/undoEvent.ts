@@ -1,0 +1,97 @@
+import { conflict, notFound, platformProblem, type REST, Routes } from '@guildhall/shared';
+import type { RESTPostAPIGuildChannelJSONBody, RESTPostAPIGuildRoleJSONBody } from 'discord-api-types/v10';
+import { getSnapshot } from '../snapshots/snapshots';
+import { type EventRow, JournalEventModel } from './model';
+
+/** Kinds `undoEvent` can revert. */
+export const UNDOABLE_KINDS = ['role_delete', 'channel_delete', 'member_ban', 'member_timeout'] as const;
+/** An undo that has not finished within this many ms is considered abandoned (process died) and may be retried. */
+const STALE_UNDO_MS = 60_000;
+
+/**
+ * Reverts journal event `id` of `guild` on the platform (see the route's description for what each kind does) and
+ * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`undoing`), so two callers never both act.
+ * Throws 404 (unknown), 409 (not undoable, already undone, in progress, no snapshot), 502 (platform refused).
+ */
+export async function undoEvent(platform: REST, guild: string, id: string, by: string, reason: string): Promise<EventRow> {
+  const event = await JournalEventModel.findOne({ _id: id, guild }).lean<EventRow>();
+  if (!event) throw notFound(`Journal event ${id} does not exist in this guild`);
+  if (!(UNDOABLE_KINDS as readonly string[]).includes(event.kind)) {
+    throw conflict(`A ${event.kind} event cannot be undone (undoable: ${UNDOABLE_KINDS.join(', ')})`);
+  }
+  if (event.undoneAt) throw conflict(`Journal event ${id} was already undone`);
+  const claimed = await JournalEventModel.findOneAndUpdate(
+    { _id: id, undoneAt: null, $or: [{ undoing: null }, { undoing: { $lt: new Date(Date.now() - STALE_UNDO_MS) } }] },
+    { $set: { undoing: new Date() } },
+    { new: true },
+  ).lean<EventRow>();
+  if (!claimed) throw conflict(`Journal event ${id} is being undone or was already undone`);
+  let undoneAs: string;
+  try {
+    undoneAs = await revert(platform, claimed, reason);
+  } catch (err) {
+    await JournalEventModel.updateOne({ _id: id }, { $set: { undoing: null } });
+    throw err;
+  }
+  const done = await JournalEventModel.findOneAndUpdate(
+    { _id: id },
+    { $set: { undoneBy: by, undoneAt: new Date(), undoneAs, undoing: null } },
+    { new: true },
+  ).lean<EventRow>();
+  if (!done) throw notFound(`Journal event ${id} vanished during undo`);
+  return done;
+}
+
+async function revert(platform: REST, event: EventRow, reason: string): Promise<string> {
+  const target = event.target;
+  if (!target) throw conflict(`Journal event ${event._id} has no target to undo`);
+  switch (event.kind) {
+    case 'member_ban':
+      await call(() => platform.delete(Routes.guildBan(event.guild, target), { reason }), 'lift the ban');
+      return 'unban';
+    case 'member_timeout':
+      await call(
+        () => platform.patch(Routes.guildMember(event.guild, target), { body: { communication_disabled_until: null }, reason }),
+        'lift the timeout',
+      );
+      return 'timeout_removed';
+    case 'role_delete': {
+      const role = (await getSnapshot(event.guild, 'role', target))?.data;
+      if (!role) throw conflict(`No snapshot of role ${target} is stored, so it cannot be re-created`);
+      const body: RESTPostAPIGuildRoleJSONBody = {
+        name: String(role.name),
+        permissions: String(role.permissions ?? '0'),
+        color: Number(role.color ?? 0),
+        hoist: Boolean(role.hoist),
+        mentionable: Boolean(role.mentionable),
+      };
+      const created = await call(() => platform.post(Routes.guildRoles(event.guild), { body, reason }), 're-create the role');
+      return (created as { id: string }).id;
+    }
+    default: {
+      const channel = (await getSnapshot(event.guild, 'channel', target))?.data;
+      if (!channel) throw conflict(`No snapshot of channel ${target} is stored, so it cannot be re-created`);
+      const body: Record<string, unknown> = { name: channel.name, type: channel.type };
+      for (const field of ['topic', 'parent_id', 'position', 'permission_overwrites', 'nsfw', 'rate_limit_per_user'] as const) {
+        if (channel[field] !== undefined && channel[field] !== null) body[field] = channel[field];
+      }
+      if (typeof body.parent_id === 'string') {
+        const parent = await getSnapshot(event.guild, 'channel', body.parent_id);
+        if (!parent || parent.deleted) delete body.parent_id;
+      }
+      const created = await call(
+        () => platform.post(Routes.guildChannels(event.guild), { body: body as RESTPostAPIGuildChannelJSONBody, reason }),
+        're-create the channel',
+      );
+      return (created as { id: string }).id;
+    }
+  }
+}
+
+async function call<T>(fn: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw platformProblem(err, what);
+  }
+}

@@ -1,0 +1,170 @@
+import type { BusMessage } from '@guildhall/shared';
+import type { Collection } from 'mongodb';
+import {
+  type GatewayMessageCreateDispatchData,
+  type GatewayMessageDeleteBulkDispatchData,
+  type GatewayMessageDeleteDispatchData,
+  type GatewayMessageUpdateDispatchData,
+  MessageReferenceType,
+} from 'discord-api-types/v10';
+import { type Dispatch, dispatchKey, displayName } from '../dispatch';
+import { snowflakeTime, sortKey } from '../ids';
+import type { Journal } from '../journal/recordEvent';
+import { cachedSettings } from '../settings/getSettings';
+import type { SettingsRow } from '../settings/model';
+import { MessageModel, type MessageRow } from './model';
+
+/** The dispatches this module stores. */
+export const MESSAGE_DISPATCHES = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK'] as const;
+
+/**
+ * Handles a batch of message dispatches in stream order: runs of MESSAGE_CREATE are written with one unordered
+ * `insertMany` (a duplicate key means already stored), edits and deletions one by one with conditional updates
+ * (an edit that does not change the content, or a second deletion, changes nothing). Messages of ignored channels,
+ * and of bots when `ignoreBots` is on, are neither stored nor journaled.
+ */
+export async function ingestMessages(journal: Journal, batch: BusMessage<Dispatch>[]): Promise<void> {
+  let creates: MessageRow[] = [];
+  const flushCreates = async () => {
+    if (creates.length) await insertNew(creates);
+    creates = [];
+  };
+  for (const { data: dispatch } of batch) {
+    if (dispatch.t === 'MESSAGE_CREATE') {
+      const row = await toRow(dispatch.d as GatewayMessageCreateDispatchData);
+      if (row) creates.push(row);
+      continue;
+    }
+    await flushCreates();
+    if (dispatch.t === 'MESSAGE_UPDATE') await applyEdit(journal, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
+    else if (dispatch.t === 'MESSAGE_DELETE') await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
+    else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
+      await applyBulkDelete(journal, dispatch as Dispatch<GatewayMessageDeleteBulkDispatchData>);
+    }
+  }
+  await flushCreates();
+}
+
+function ignored(settings: SettingsRow, channel: string, bot: boolean): boolean {
+  return settings.ignoredChannels.includes(channel) || (bot && settings.ignoreBots);
+}
+
+async function toRow(d: GatewayMessageCreateDispatchData): Promise<MessageRow | null> {
+  if (!d.guild_id) return null;
+  const bot = Boolean(d.author.bot || d.webhook_id);
+  if (ignored(await cachedSettings(d.guild_id), d.channel_id, bot)) return null;
+  const reference = d.message_reference;
+  const isReply = reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
+  return {
+    _id: d.id,
+    key: sortKey(d.id),
+    guild: d.guild_id,
+    channel: d.channel_id,
+    author: d.author.id,
+    authorName: displayName(d.author, d.member?.nick),
+    bot,
+    content: d.content ?? '',
+    original: d.content ?? '',
+    attachments: (d.attachments ?? []).map((a) => a.url),
+    replyTo: isReply ? (reference?.message_id ?? null) : null,
+    editedAt: d.edited_timestamp ? new Date(d.edited_timestamp) : null,
+    deletedAt: null,
+    createdAt: snowflakeTime(d.id),
+  };
+}
+
+async function insertNew(rows: MessageRow[]): Promise<void> {
+  try {
+    const collection = MessageModel.collection as unknown as Collection<MessageRow>;
+    await collection.insertMany(rows, { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
+    const codes = (writeErrors ?? []).map((e) => e.code ?? e.err?.code);
+    const onlyDuplicates = (err as { code?: number }).code === 11000 || (codes.length > 0 && codes.every((c) => c === 11000));
+    if (!onlyDuplicates) throw err;
+  }
+}
+
+async function applyEdit(journal: Journal, dispatch: Dispatch<GatewayMessageUpdateDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  if (!d.guild_id || typeof d.content !== 'string') return;
+  const editedAt = d.edited_timestamp ? new Date(d.edited_timestamp) : new Date();
+  const set: Partial<MessageRow> = { content: d.content, editedAt };
+  if (d.attachments) set.attachments = d.attachments.map((a) => a.url);
+  const before = await MessageModel.findOneAndUpdate(
+    { _id: d.id, guild: d.guild_id, content: { $ne: d.content } },
+    { $set: set },
+    { new: false },
+  ).lean<MessageRow>();
+  if (!before) {
+    if (d.author && !(await MessageModel.exists({ _id: d.id }))) {
+      const row = await toRow(d as GatewayMessageCreateDispatchData);
+      if (row) await insertNew([{ ...row, editedAt }]);
+    }
+    return;
+  }
+  await journal.record({
+    guild: before.guild,
+    kind: 'message_edit',
+    target: before.author,
+    targetName: before.authorName,
+    channel: before.channel,
+    data: { message: before._id, before: before.content, after: d.content, original: before.original },
+    dedupe: `message_edit:${d.id}:${d.edited_timestamp ?? dispatchKey(dispatch)}`,
+    actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
+    at: editedAt,
+  });
+}
+
+async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData): Promise<void> {
+  if (!d.guild_id) return;
+  const deletedAt = new Date();
+  const before = await MessageModel.findOneAndUpdate(
+    { _id: d.id, guild: d.guild_id, deletedAt: null },
+    { $set: { deletedAt } },
+    { new: false },
+  ).lean<MessageRow>();
+  if (!before) return;
+  await journal.record({
+    guild: before.guild,
+    kind: 'message_delete',
+    target: before.author,
+    targetName: before.authorName,
+    channel: before.channel,
+    data: {
+      message: before._id,
+      content: before.content,
+      attachments: before.attachments,
+      sentAt: before.createdAt.toISOString(),
+    },
+    dedupe: `message_delete:${d.id}`,
+    actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
+    at: deletedAt,
+  });
+}
+
+async function applyBulkDelete(journal: Journal, dispatch: Dispatch<GatewayMessageDeleteBulkDispatchData>): Promise<void> {
+  const d = dispatch.d;
+  if (!d.guild_id) return;
+  const settings = await cachedSettings(d.guild_id);
+  if (settings.ignoredChannels.includes(d.channel_id)) return;
+  const deletedAt = new Date();
+  const known = await MessageModel.find({ _id: { $in: d.ids }, guild: d.guild_id, deletedAt: null }).lean<MessageRow[]>();
+  if (known.length) {
+    await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
+  }
+  await journal.record({
+    guild: d.guild_id,
+    kind: 'message_bulk_delete',
+    target: d.channel_id,
+    targetName: null,
+    channel: d.channel_id,
+    data: {
+      count: d.ids.length,
+      ids: d.ids,
+      messages: known.map((m) => ({ id: m._id, author: m.author, authorName: m.authorName, content: m.content })),
+    },
+    dedupe: `message_bulk_delete:${d.channel_id}:${[...d.ids].sort().join(',')}`,
+    at: deletedAt,
+  });
+}

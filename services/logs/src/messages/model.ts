@@ -1,0 +1,52 @@
+import mongoose, { Schema } from 'mongoose';
+
+/** How long messages are kept: 7 days, in seconds (TTL on `createdAt`, the time encoded in the message id). */
+export const MESSAGE_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * A message seen on the platform. `_id` = message id; `key` = id padded to 20 digits (time order, `before` cursor);
+ * `content` is the current text, `original` the first one seen; `createdAt` comes from the id and drives the TTL.
+ */
+export interface MessageRow {
+  _id: string;
+  key: string;
+  guild: string;
+  channel: string;
+  author: string;
+  authorName: string;
+  bot: boolean;
+  content: string;
+  original: string;
+  attachments: string[];
+  replyTo: string | null;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+  createdAt: Date;
+}
+
+const schema = new Schema<MessageRow>(
+  {
+    _id: { type: String, required: true },
+    key: { type: String, required: true },
+    guild: { type: String, required: true },
+    channel: { type: String, required: true },
+    author: { type: String, required: true },
+    authorName: { type: String, required: true },
+    bot: { type: Boolean, default: false },
+    content: { type: String, default: '' },
+    original: { type: String, default: '' },
+    attachments: { type: [String], default: [] },
+    replyTo: { type: String, default: null },
+    editedAt: { type: Date, default: null },
+    deletedAt: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'messages' },
+);
+schema.index({ guild: 1, content: 'text' }, { default_language: 'none', name: 'guild_content_text' });
+schema.index({ guild: 1, key: -1 });
+schema.index({ guild: 1, channel: 1, key: -1 });
+schema.index({ guild: 1, author: 1, deletedAt: 1, key: -1 });
+schema.index({ createdAt: 1 }, { expireAfterSeconds: MESSAGE_TTL_SECONDS });
+
+export const MessageModel = mongoose.models.LoggedMessage ?? mongoose.model<MessageRow>('LoggedMessage', schema);

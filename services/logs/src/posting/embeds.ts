@@ -1,0 +1,93 @@
+import type { Case } from '@guildhall/shared';
+import type { APIEmbed } from 'discord-api-types/v10';
+import type { z } from 'zod';
+import type { EventRow } from '../journal/model';
+import { CATEGORY_COLOR, KIND_CATEGORY } from './categories';
+
+/** The platform's limit on the total characters of the embeds of one message. */
+export const MAX_EMBED_CHARS_PER_MESSAGE = 6000;
+/** The platform's limit on embeds per message. */
+export const MAX_EMBEDS_PER_MESSAGE = 10;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(none)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function who(id: string | null, name: string | null): string {
+  if (!id) return 'unknown';
+  return name ? `${name} (<@${id}>)` : `<@${id}>`;
+}
+
+function describe(event: EventRow): string {
+  const d = event.data;
+  switch (event.kind) {
+    case 'message_edit':
+      return `**Before:** ${clip(show(d.before), 300)}\n**After:** ${clip(show(d.after), 300)}`;
+    case 'message_delete':
+      return clip(show(d.content), 600);
+    case 'message_bulk_delete':
+      return `${show(d.count)} messages deleted`;
+    case 'member_roles':
+      return `Added: ${(d.added as string[]).map((r) => `<@&${r}>`).join(' ') || '(none)'}\nRemoved: ${(d.removed as string[]).map((r) => `<@&${r}>`).join(' ') || '(none)'}`;
+    case 'member_nickname':
+      return `${show(d.before)} → ${show(d.after)}`;
+    case 'member_timeout':
+      return d.until ? `Timed out until ${show(d.until)}` : 'Timeout lifted';
+    default: {
+      const changes = d.changes as unknown;
+      if (Array.isArray(changes) && changes.length && typeof changes[0] === 'string') {
+        const before = (d.before ?? {}) as Record<string, unknown>;
+        const after = (d.after ?? {}) as Record<string, unknown>;
+        return clip(changes.map((k: string) => `**${k}:** ${clip(show(before[k]), 80)} → ${clip(show(after[k]), 80)}`).join('\n'), 600);
+      }
+      return '';
+    }
+  }
+}
+
+/** The log embed of a journal event (title = kind, actor/target/channel fields, reason, time, event id). */
+export function eventEmbed(event: EventRow): APIEmbed {
+  const fields = [{ name: 'Actor', value: clip(who(event.actor, event.actorName), 200), inline: true }];
+  if (event.target) fields.push({ name: 'Target', value: clip(`${event.targetName ?? ''} (${event.target})`.trim(), 200), inline: true });
+  if (event.channel) fields.push({ name: 'Channel', value: `<#${event.channel}>`, inline: true });
+  if (typeof event.data.reason === 'string') fields.push({ name: 'Reason', value: clip(event.data.reason, 300), inline: false });
+  const description = describe(event);
+  return {
+    title: event.kind.replace(/_/g, ' '),
+    ...(description ? { description } : {}),
+    color: CATEGORY_COLOR[KIND_CATEGORY[event.kind]],
+    fields,
+    footer: { text: `event ${event._id}${event.viaService ? ' · via Guildhall' : ''}` },
+    timestamp: new Date(event.at).toISOString(),
+  };
+}
+
+/** The log embed of a moderation case (number, action, status, target, moderator, reason, expiry). */
+export function caseEmbed(c: z.infer<typeof Case>): APIEmbed {
+  const fields = [
+    { name: 'Member', value: clip(`${c.targetName} (<@${c.target}>)`, 200), inline: true },
+    { name: 'Moderator', value: clip(`${c.moderatorName} (<@${c.moderator}>)`, 200), inline: true },
+    { name: 'Status', value: c.status, inline: true },
+    { name: 'Reason', value: clip(c.reason, 1000), inline: false },
+  ];
+  if (c.expiresAt) fields.push({ name: 'Expires', value: c.expiresAt, inline: true });
+  return {
+    title: `Case #${c.number}: ${c.action}`,
+    color: CATEGORY_COLOR.moderation,
+    fields,
+    footer: { text: `case ${c.number}` },
+    timestamp: c.createdAt,
+  };
+}
+
+/** Characters of an embed that count toward the per-message limit. */
+export function embedLength(embed: APIEmbed): number {
+  let n = (embed.title ?? '').length + (embed.description ?? '').length + (embed.footer?.text ?? '').length;
+  for (const f of embed.fields ?? []) n += f.name.length + f.value.length;
+  return n;
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { isPlatformNotFound, type Logger, platformFailure, type REST, Routes } from '@guildhall/shared';
+import type { APIEmbed, APIMessage, RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
+import { type EventRow, JournalEventModel } from '../journal/model';
+import { embedLength, eventEmbed, MAX_EMBED_CHARS_PER_MESSAGE, MAX_EMBEDS_PER_MESSAGE } from './embeds';
+import { PostModel, type PostRow } from './model';
+
+/** A claim older than this (ms) belongs to a flusher that died; its rows are posted again. */
+const STALE_CLAIM_MS = 120_000;
+/** Attempts before a post that keeps failing is given up (recorded in `error`). */
+const MAX_ATTEMPTS = 5;
+/** Rows handled per flush run. */
+const BATCH = 500;
+
+/**
+ * Posts due log embeds: claims due rows, groups them per channel, and sends each group as messages of up to 10
+ * embeds (and at most 6000 embed characters), oldest first. The REST client queues per rate-limit bucket and waits
+ * out 429s. A channel that is gone or not accessible (404/403) is given up at once; other failures are retried.
+ */
+export async function flushPosts(platform: REST, logger: Logger): Promise<void> {
+  const now = new Date();
+  const due = await PostModel.find({
+    postedAt: null,
+    dueAt: { $lte: now },
+    $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }],
+  })
+    .sort({ dueAt: 1 })
+    .limit(BATCH)
+    .lean<PostRow[]>();
+  if (!due.length) return;
+  const claim = randomUUID();
+  await PostModel.updateMany(
+    { _id: { $in: due.map((r) => r._id) }, postedAt: null, $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }] },
+    { $set: { claim, claimedAt: now } },
+  );
+  const mine = await PostModel.find({ claim }).sort({ dueAt: 1 }).lean<PostRow[]>();
+  const events = new Map(
+    (await JournalEventModel.find({ _id: { $in: mine.map((r) => r._id) } }).lean<EventRow[]>()).map((e) => [e._id, e]),
+  );
+  const byChannel = new Map<string, PostRow[]>();
+  for (const row of mine) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
+  for (const [channel, rows] of byChannel) {
+    for (const group of groupEmbeds(rows, events)) await postGroup(platform, logger, channel, group);
+  }
+}
+
+function groupEmbeds(rows: PostRow[], events: Map<string, EventRow>): Array<Array<{ row: PostRow; embed: APIEmbed }>> {
+  const groups: Array<Array<{ row: PostRow; embed: APIEmbed }>> = [];
+  let current: Array<{ row: PostRow; embed: APIEmbed }> = [];
+  let chars = 0;
+  for (const row of rows) {
+    const event = events.get(row._id);
+    if (!event) continue;
+    const embed = eventEmbed(event);
+    const length = embedLength(embed);
+    if (current.length >= MAX_EMBEDS_PER_MESSAGE || chars + length > MAX_EMBED_CHARS_PER_MESSAGE) {
+      groups.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push({ row, embed });
+    chars += length;
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+async function postGroup(
+  platform: REST,
+  logger: Logger,
+  channel: string,
+  group: Array<{ row: PostRow; embed: APIEmbed }>,
+): Promise<void> {
+  const ids = group.map((g) => g.row._id);
+  const body: RESTPostAPIChannelMessageJSONBody = { embeds: group.map((g) => g.embed), allowed_mentions: { parse: [] } };
+  try {
+    const message = (await platform.post(Routes.channelMessages(channel), { body })) as APIMessage;
+    await PostModel.updateMany({ _id: { $in: ids } }, { $set: { postedAt: new Date(), message: message.id, claim: null } });
+  } catch (err) {
+    const failure = platformFailure(err);
+    const giveUp = isPlatformNotFound(err) || failure.status === 403 || group.every((g) => g.row.attempts + 1 >= MAX_ATTEMPTS);
+    logger.warn({ channel, failure, giveUp }, 'posting log embeds failed');
+    await PostModel.updateMany(
+      { _id: { $in: ids } },
+      giveUp
+        ? { $set: { postedAt: new Date(), error: `${failure.status} ${failure.code} ${failure.message}`, claim: null } }
+        : { $set: { claim: null, claimedAt: null }, $inc: { attempts: 1 } },
+    );
+  }
+}
