@@ -1,0 +1,41 @@
+import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { billingEnv } from './config';
+import type { BillingContext } from './context';
+import { expireEntitlements } from './premium/expireEntitlements';
+import { premiumFeatures } from './premium/features';
+import { premiumRoutes } from './premium/routes';
+import { promoRoutes } from './promo/routes';
+import { processNotifications } from './webhooks/processNotifications';
+import { webhookRoutes } from './webhooks/routes';
+
+/** Notification processing per context (the webhook route kicks it; the poller runs it on schedule). */
+const processors = new WeakMap<BillingContext, () => void>();
+
+/**
+ * The billing service: staff promo batches and codes, member redemption, provider webhooks (Stripe, App Store,
+ * Play) stored then processed by a poller, premium entitlements per guild (expiry poller, `entitlement.changed`
+ * events) and the `premium` setup feature over RPC.
+ */
+export const definition: ServiceDefinition<typeof billingEnv> = {
+  name: 'billing',
+  env: billingEnv,
+  routes: (ctx) => [...promoRoutes(ctx), ...premiumRoutes(ctx), ...webhookRoutes(ctx, () => processors.get(ctx)?.())],
+  start: async (ctx) => {
+    const notifications = startPoller(
+      'billing-notifications',
+      ctx.config.BILLING_POLL_MS,
+      async () => {
+        await processNotifications(ctx);
+      },
+      ctx.logger,
+    );
+    processors.set(ctx, () => void notifications.runNow());
+    const expiry = startPoller('billing-expiry', ctx.config.BILLING_POLL_MS, () => expireEntitlements(ctx), ctx.logger);
+    void notifications.runNow();
+    void expiry.runNow();
+    const features = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('billing'), (req) =>
+      premiumFeatures(ctx, req),
+    );
+    return [notifications, expiry, { stop: async () => features.unsubscribe() }];
+  },
+};

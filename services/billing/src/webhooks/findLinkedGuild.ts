@@ -1,0 +1,12 @@
+import { LinkModel } from '../premium/model';
+
+/** The guild linked to an App Store appAccountToken (link `_id`) or a Play purchase token; null when unknown. */
+export async function findLinkedGuild(
+  provider: 'ios-store' | 'android-store',
+  key: string | null,
+): Promise<string | null> {
+  if (!key) return null;
+  const filter = provider === 'ios-store' ? { _id: key, provider } : { purchaseToken: key, provider };
+  const link = await LinkModel.findOne(filter).lean();
+  return link?.guild ?? null;
+}

@@ -1,0 +1,82 @@
+import type { BillingContext } from '../context';
+import { applyAppleNotification } from './applyAppleNotification';
+import { applyGoogleNotification } from './applyGoogleNotification';
+import { applyStripeEvent } from './applyStripeEvent';
+import { NotificationModel, type NotificationRow } from './model';
+import type { Outcome } from './outcome';
+
+const LEASE_MS = 60_000;
+const MAX_BACKOFF_MS = 3600_000;
+
+const appliers: Record<NotificationRow['provider'], (ctx: BillingContext, row: NotificationRow) => Promise<Outcome>> = {
+  payments: applyStripeEvent,
+  'ios-store': applyAppleNotification,
+  'android-store': applyGoogleNotification,
+};
+
+/** Claims one due notification (received, failed and due, or processing with an expired lease), oldest first. */
+async function claimNext(): Promise<NotificationRow | null> {
+  const now = new Date();
+  return NotificationModel.findOneAndUpdate(
+    {
+      $or: [
+        { status: { $in: ['received', 'failed'] }, nextAttemptAt: { $lte: now } },
+        { status: 'processing', leaseUntil: { $lte: now } },
+      ],
+    },
+    { $set: { status: 'processing', leaseUntil: new Date(now.getTime() + LEASE_MS) }, $inc: { attempts: 1 } },
+    { sort: { receivedAt: 1 }, new: true },
+  ).lean<NotificationRow>();
+}
+
+/**
+ * Processes due stored notifications one at a time until none is due (at most `limit`). Each ends `processed`,
+ * `ignored`, `unmapped` (logged; processed again when a link for its token is created) or `stale`; a throwing
+ * one becomes `failed` and is retried with exponential backoff (2^attempts s, at most 1 h) until
+ * `NOTIFICATION_MAX_ATTEMPTS`, then left `failed` with no next attempt (listed by the staff endpoint).
+ */
+export async function processNotifications(ctx: BillingContext, limit = 100): Promise<number> {
+  let done = 0;
+  for (; done < limit; done++) {
+    const row = await claimNext();
+    if (!row) break;
+    try {
+      const outcome = await appliers[row.provider](ctx, row);
+      if (outcome.status === 'unmapped') {
+        ctx.logger.warn({ notification: row._id, type: row.type, mapKey: row.mapKey }, 'notification maps to no guild');
+      }
+      await NotificationModel.updateOne(
+        { _id: row._id },
+        {
+          $set: {
+            status: outcome.status,
+            guild: outcome.guild,
+            processedAt: new Date(),
+            leaseUntil: null,
+            nextAttemptAt: null,
+            lastError: null,
+          },
+        },
+      );
+    } catch (err) {
+      const gaveUp = row.attempts >= ctx.config.NOTIFICATION_MAX_ATTEMPTS;
+      const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** row.attempts);
+      ctx.logger.error(
+        { err, notification: row._id, attempts: row.attempts, gaveUp },
+        'notification processing failed',
+      );
+      await NotificationModel.updateOne(
+        { _id: row._id },
+        {
+          $set: {
+            status: 'failed',
+            leaseUntil: null,
+            lastError: (err as Error).message ?? String(err),
+            nextAttemptAt: gaveUp ? null : new Date(Date.now() + backoff),
+          },
+        },
+      );
+    }
+  }
+  return done;
+}
