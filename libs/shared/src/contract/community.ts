@@ -141,6 +141,22 @@ export const ItemDeletionResult = z
 
 const Ids = z.strictObject({ ids: z.array(Snowflake).min(1).max(250) });
 
+export const AvailablePack = z
+  .strictObject({ id: Snowflake, name: z.string(), createdAt: DateTime })
+  .meta({ id: 'AvailablePack' });
+
+/** One place a template step needs, as resolved by applying the template. */
+export const AppliedPlace = z
+  .strictObject({
+    step: z.string(),
+    key: z.string(),
+    kind: z.enum(['channel', 'role']),
+    id: Snowflake,
+    name: z.string(),
+    created: z.boolean(),
+  })
+  .meta({ id: 'AppliedPlace' });
+
 export const communityRoutes = {
   getSetup: defineRoute({
     id: 'getSetup',
@@ -271,12 +287,16 @@ export const communityRoutes = {
     inSpec: true,
     summary: 'Subscribe to a pack or change how the guild takes part',
     description:
-      'Adds the pack to the guild (its items are created on the platform within the free slots; what does not fit ' +
-      'is reported, nothing fails half-way) or changes `contributes`. 404 unknown pack; 409 when no slot is free.',
+      'Adds the pack to the guild or changes `contributes`. Adding copies every pack item onto the platform (emoji ' +
+      'image from the platform CDN); the free slots per kind are checked first and when they do not suffice the answer ' +
+      'is 409 naming per kind the slots needed and free, and nothing is created. A slot taken meanwhile (the platform ' +
+      'refuses with its maximum-reached code) stops the copy: items copied so far stay recorded, the 409 names the ' +
+      'rest, and the next PUT copies them. On an existing subscription the PUT also copies pack items still missing. ' +
+      '404 unknown pack; 400 subscribing to a pack the guild owns.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     body: z.strictObject({ contributes: z.boolean() }),
     success: { status: 204, description: 'Done' },
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 502],
   }),
   putPackItems: defineRoute({
     id: 'putPackItems',
@@ -313,5 +333,67 @@ export const communityRoutes = {
     body: Ids,
     success: { status: 200, schema: ItemDeletionResult, description: 'What was (or would be) done' },
     errors: [400],
+  }),
+  createPack: defineRoute({
+    id: 'createPack',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/packs',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Create a pack owned by this guild',
+    description:
+      'Creates an empty pack owned by `guild` (the owner guild takes part in it and contributes). `name`: 1-100 ' +
+      'characters. The pack id is a new snowflake-like digit string. Other guilds see it under `available`.',
+    params: GuildParams,
+    body: z.strictObject({ name: z.string().trim().min(1).max(100) }),
+    success: { status: 201, schema: AvailablePack, description: 'The new pack' },
+    errors: [400],
+  }),
+  addPackItems: defineRoute({
+    id: 'addPackItems',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/packs/{pack}/items',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: "Add this guild's items to a pack",
+    description:
+      'Appends items (emoji/stickers of `guild`, by platform id) to the pack, after its current items. Only the owner ' +
+      'guild or a contributing guild may add (403). Ids that are not items of this guild, copies of another pack’s ' +
+      'items, or already in the pack -> 400 naming them. The new items are copied to every subscribed guild within its ' +
+      'free slots; what does not fit there is left out and copied on that guild’s next subscription update. 404 unknown pack.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    body: Ids,
+    success: { status: 204, description: 'Added' },
+    errors: [400, 403, 404, 502],
+  }),
+  applySetup: defineRoute({
+    id: 'applySetup',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/setup/{template}/apply',
+    service: 'community',
+    auth: 'guild',
+    cap: 'setup.manage',
+    inSpec: false,
+    summary: 'Apply a setup template',
+    description:
+      'Creates on the platform the channels and roles the template’s steps name, matching existing ones by name ' +
+      '(case-insensitive, same kind), so a second apply creates nothing. Gated places are created visible to staff ' +
+      'only (@everyone denied View Channel). Answers every place with its id and whether it was created now. ' +
+      '404 unknown template; 502 when the platform refuses (places created before the refusal stay and are matched next time).',
+    params: z.strictObject({ guild: Snowflake, template: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) }),
+    body: z
+      .strictObject({})
+      .optional()
+      .transform(() => ({})),
+    success: {
+      status: 200,
+      schema: z.strictObject({ template: z.string(), places: z.array(AppliedPlace) }).meta({ id: 'AppliedSetup' }),
+      description: 'The places of the template',
+    },
+    errors: [404, 502],
   }),
 };

@@ -1,0 +1,39 @@
+import { type AccessReply, type AccessRequest, CAPS, type Cap, HttpProblem } from '@guildhall/shared';
+import type { Ctx } from '../config';
+import { ALL_PERMISSION_BITS, grantsAllCaps, permissionNames } from '../platform/permissions';
+import { StaffRole } from '../staff/model';
+import { loadStructure } from '../structure/loadStructure';
+import { getMember } from './memberCache';
+
+const NO_ACCESS: AccessReply = { member: false, owner: false, permissions: [], roles: [], caps: [] };
+
+/**
+ * RPC.access: may `user` act in `guild`, with which caps. Member data from the platform (cached briefly), owner and
+ * role permissions from the stored structure. Owner, Administrator or Manage Server -> every cap; otherwise the union
+ * of the caps of the member's staff roles. A non-member (or a guild the platform does not know) -> `member: false`
+ * with nothing. `permissions`: guild-level platform permission names (@everyone plus the member's roles).
+ */
+export async function resolveAccess(ctx: Ctx, { guild, user }: AccessRequest): Promise<AccessReply> {
+  let structure: Awaited<ReturnType<typeof loadStructure>>;
+  try {
+    structure = await loadStructure(ctx, guild);
+  } catch (err) {
+    if (err instanceof HttpProblem && err.status === 404) return NO_ACCESS;
+    throw err;
+  }
+  const member = await getMember(ctx, guild, user);
+  if (!member) return NO_ACCESS;
+  const owner = structure.owner === user;
+  const rolePerms = new Map(structure.roles.map((r) => [r.id, BigInt(r.permissions || '0')]));
+  let bits = rolePerms.get(guild) ?? 0n;
+  for (const role of member.roles) bits |= rolePerms.get(role) ?? 0n;
+  if (owner || (bits & 8n) === 8n) bits = ALL_PERMISSION_BITS;
+  let caps: Cap[];
+  if (owner || grantsAllCaps(bits)) caps = [...CAPS];
+  else {
+    const staff = await StaffRole.find({ guild, role: { $in: member.roles } }).lean();
+    const held = new Set(staff.flatMap((s) => s.caps));
+    caps = CAPS.filter((c) => held.has(c));
+  }
+  return { member: true, owner, permissions: permissionNames(bits), roles: member.roles, caps };
+}

@@ -1,0 +1,58 @@
+import type { PacksResponse } from '@guildhall/shared';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import type { z } from 'zod';
+import type { Ctx } from '../config';
+import { loadStructure } from '../structure/loadStructure';
+import { itemImageUrl } from './guildItems';
+import { GuildItem, Pack, Subscription } from './model';
+import { guildSlots } from './slots';
+
+const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlagsBits.CreateGuildExpressions;
+
+/**
+ * The packs view of `guild`: its packs (owned or subscribed) by position with how many of the pack's items the guild
+ * holds, the other packs it can subscribe to (newest first, at most 100), its items that are in no pack (`loose`),
+ * and its slots. `enabled`: the bot may create and delete emoji/stickers in the guild (Administrator or an
+ * expressions permission on one of its roles), so packs can be synced.
+ */
+export async function listPacks(ctx: Ctx, guild: string): Promise<z.infer<typeof PacksResponse>> {
+  const structure = await loadStructure(ctx, guild);
+  const subs = await Subscription.find({ guild }).sort({ position: 1 }).lean();
+  const packs = await Pack.find({ _id: { $in: subs.map((s) => s.pack) } }).lean();
+  const byId = new Map(packs.map((p) => [p._id, p]));
+  const items = await GuildItem.find({ guild, managed: false }).lean();
+  const present = new Set(items.map((i) => i.id));
+  const packed = new Set<string>();
+  for (const s of subs) for (const c of s.copies) packed.add(c.id);
+  for (const p of packs) for (const i of p.items) if (i.guild === guild) packed.add(i.id);
+  const available = await Pack.find({ _id: { $nin: subs.map((s) => s.pack) } })
+    .sort({ createdAt: -1 })
+    .limit(100)
+    .lean();
+  const held = new Set(structure.botRoles);
+  const botBits = structure.roles
+    .filter((r) => held.has(r.id) || r.id === guild)
+    .reduce((all, r) => all | BigInt(r.permissions || '0'), 0n);
+  return {
+    enabled: (botBits & PermissionFlagsBits.Administrator) !== 0n || (botBits & EXPRESSIONS) !== 0n,
+    packs: subs.flatMap((s) => {
+      const pack = byId.get(s.pack);
+      if (!pack) return [];
+      const count = s.owner
+        ? pack.items.filter((i) => present.has(i.id)).length
+        : s.copies.filter((c) => present.has(c.id)).length;
+      return [{ pack: pack._id, name: pack.name, position: s.position, contributes: s.contributes, items: count }];
+    }),
+    available: available.map((p) => ({ id: p._id, name: p.name, createdAt: new Date(p.createdAt).toISOString() })),
+    loose: items
+      .filter((i) => !packed.has(i.id))
+      .map((i) => ({
+        id: i.id,
+        kind: i.kind,
+        name: i.name,
+        animated: i.animated,
+        url: itemImageUrl(ctx.config.PLATFORM_CDN_URL, i),
+      })),
+    slots: await guildSlots(guild, structure.premiumTier),
+  };
+}

@@ -1,0 +1,23 @@
+import { badRequest, type FieldError } from '@guildhall/shared';
+import { Pack } from './model';
+import { packForContributor } from './packAccess';
+
+/**
+ * Sets the order of the pack's items: `ids` must be exactly the pack's item ids, each once (400 naming missing,
+ * unknown and repeated ids). 404 unknown pack; 403 neither owner nor contributor.
+ */
+export async function orderPackItems(guild: string, packId: string, ids: string[]): Promise<void> {
+  const pack = await packForContributor(guild, packId);
+  const byId = new Map(pack.items.map((i) => [i.id, i]));
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  ids.forEach((id, index) => {
+    if (!byId.has(id)) errors.push({ field: `body.ids.${index}`, message: `${id} is not an item of the pack` });
+    else if (seen.has(id)) errors.push({ field: `body.ids.${index}`, message: `${id} is listed twice` });
+    seen.add(id);
+  });
+  for (const id of byId.keys())
+    if (!seen.has(id)) errors.push({ field: 'body.ids', message: `${id} (${byId.get(id)?.name}) is missing` });
+  if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
+  await Pack.updateOne({ _id: packId }, { $set: { items: ids.map((id) => byId.get(id)) } });
+}

@@ -1,0 +1,39 @@
+import { isPlatformNotFound, platformFailure, Routes } from '@guildhall/shared';
+import type { Ctx } from '../config';
+import { Post, type PostDoc } from './model';
+
+const RETRY_MS = 5 * 60_000;
+
+/**
+ * Archives every post whose `archiveAt` has come (the poller's job). Each post is claimed atomically (its due time
+ * cleared) so two replicas never archive it twice; a platform refusal puts it back due in 5 minutes; a post gone from
+ * the platform is forgotten. Returns how many posts were archived.
+ */
+export async function archiveDuePosts(ctx: Ctx): Promise<number> {
+  let archived = 0;
+  for (;;) {
+    const post = await Post.findOneAndUpdate(
+      { archiveAt: { $ne: null, $lte: new Date() } },
+      { $set: { archiveAt: null } },
+      { new: false },
+    ).lean<PostDoc>();
+    if (!post) return archived;
+    try {
+      await ctx.platform.patch(Routes.channel(post._id), {
+        body: { archived: true },
+        reason: 'Guildhall: status archive time reached',
+      });
+      await Post.updateOne({ _id: post._id }, { $set: { archived: true } });
+      archived++;
+    } catch (err) {
+      if (isPlatformNotFound(err)) await Post.deleteOne({ _id: post._id });
+      else {
+        ctx.logger.warn({ post: post._id, failure: platformFailure(err) }, 'archiving a post failed; retrying later');
+        await Post.updateOne(
+          { _id: post._id, archiveAt: null },
+          { $set: { archiveAt: new Date(Date.now() + RETRY_MS) } },
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import mongoose, { Schema } from 'mongoose';
+
+/**
+ * A forum post (thread in a forum), tracked from THREAD_* dispatches. `voters`: `<user>:<emoji>` keys of reactions
+ * on the starter message (votes = distinct users). `assignee`: the staff member who last set the post's status.
+ * `archiveAt`: when the service archives the post (set by a status with `archiveAfter`), null when not scheduled.
+ */
+export interface PostDoc {
+  _id: string;
+  guild: string;
+  forum: string;
+  author: string;
+  authorName: string;
+  title: string;
+  tags: string[];
+  voters: string[];
+  archived: boolean;
+  locked: boolean;
+  assignee: string | null;
+  assigneeName: string | null;
+  createdAt: Date;
+  archiveAt: Date | null;
+}
+
+const schema = new Schema<PostDoc>(
+  {
+    _id: { type: String, required: true },
+    guild: { type: String, required: true },
+    forum: { type: String, required: true },
+    author: { type: String, required: true },
+    authorName: { type: String, default: '' },
+    title: { type: String, default: '' },
+    tags: { type: [String], default: [] },
+    voters: { type: [String], default: [] },
+    archived: { type: Boolean, default: false },
+    locked: { type: Boolean, default: false },
+    assignee: { type: String, default: null },
+    assigneeName: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    archiveAt: { type: Date, default: null },
+  },
+  { versionKey: false, collection: 'posts' },
+);
+schema.index({ guild: 1, forum: 1, createdAt: -1 });
+schema.index({ archiveAt: 1 });
+
+export const Post = (mongoose.models.Post as mongoose.Model<PostDoc>) ?? mongoose.model<PostDoc>('Post', schema);

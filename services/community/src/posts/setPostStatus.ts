@@ -1,0 +1,106 @@
+import {
+  badRequest,
+  type ForumPost,
+  type Identity,
+  isPlatformNotFound,
+  notFound,
+  platformProblem,
+  Routes,
+} from '@guildhall/shared';
+import type { z } from 'zod';
+import type { Ctx } from '../config';
+import { ManagedForum } from '../forums/model';
+import { loadStructure } from '../structure/loadStructure';
+import { Post, type PostDoc } from './model';
+import { toPost } from './toPost';
+import { type PlatformThread, trackPost } from './trackPost';
+
+/** The platform's limit of tags applied to one forum post. */
+const MAX_APPLIED_TAGS = 5;
+
+async function findPost(ctx: Ctx, guild: string, thread: string): Promise<PostDoc> {
+  const stored = await Post.findOne({ _id: thread, guild }).lean<PostDoc>();
+  if (stored) return stored;
+  let channel: PlatformThread;
+  try {
+    channel = (await ctx.platform.get(Routes.channel(thread))) as PlatformThread;
+  } catch (err) {
+    if (isPlatformNotFound(err)) throw notFound(`Post ${thread} not found`);
+    throw platformProblem(err, 'read the post');
+  }
+  if (channel.guild_id !== guild) throw notFound(`Post ${thread} not found`);
+  const tracked = await trackPost(ctx, guild, channel);
+  if (!tracked) throw notFound(`Thread ${thread} is not a forum post`);
+  return tracked;
+}
+
+/**
+ * Sets the status of post `thread` to the forum status of `tag`: on the platform, applies the tag (replacing the
+ * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives and (if the status
+ * says so) locks the post, posts the status reply, and gives the reward role to the post's author (skipped when the
+ * author left). Archiving is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one).
+ * The caller becomes the post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the
+ * post's forum, 502 when the platform refuses (the steps done before the refusal stay done).
+ */
+export async function setPostStatus(
+  ctx: Ctx,
+  guild: string,
+  thread: string,
+  tag: string,
+  actor: Identity,
+): Promise<z.infer<typeof ForumPost>> {
+  const post = await findPost(ctx, guild, thread);
+  const forum = await ManagedForum.findById(post.forum).lean();
+  const status = forum?.statuses.find((s) => s.tag === tag);
+  if (!forum || !status)
+    throw badRequest(`Tag ${tag} is not a status of the post's forum`, [
+      { field: 'body.tag', message: 'is not a status of this forum' },
+    ]);
+  const structure = await loadStructure(ctx, guild);
+  const tagName = structure.channels.find((c) => c.id === post.forum)?.tags.find((t) => t.id === tag)?.name ?? tag;
+  const statusTags = new Set(forum.statuses.map((s) => s.tag));
+  const tags = [tag, ...post.tags.filter((t) => !statusTags.has(t))].slice(0, MAX_APPLIED_TAGS);
+  const reason = `Status ${tagName} set by ${actor.name}`;
+
+  try {
+    await ctx.platform.patch(Routes.channel(thread), {
+      body: { applied_tags: tags, archived: false, ...(status.lock ? { locked: true } : {}) },
+      reason,
+    });
+  } catch (err) {
+    throw platformProblem(err, 'apply the status tag');
+  }
+  await Post.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: post.locked || status.lock } });
+  if (status.reply.trim()) {
+    try {
+      await ctx.platform.post(Routes.channelMessages(thread), {
+        body: { content: status.reply, allowed_mentions: { parse: [] } },
+      });
+    } catch (err) {
+      throw platformProblem(err, 'post the status reply');
+    }
+  }
+  if (status.rewardRole && post.author !== '0') {
+    try {
+      await ctx.platform.put(Routes.guildMemberRole(guild, post.author, status.rewardRole), { reason });
+    } catch (err) {
+      if (!isPlatformNotFound(err)) throw platformProblem(err, "give the reward role to the post's author");
+    }
+  }
+  const archiveAt = status.archiveAfter > 0 ? new Date(Date.now() + status.archiveAfter * 60_000) : null;
+  const updated = await Post.findOneAndUpdate(
+    { _id: thread },
+    { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name } },
+    { new: true },
+  ).lean<PostDoc>();
+  await ctx.outbox.emit(guild, 'forum.status', {
+    thread,
+    forum: post.forum,
+    tag,
+    tagName,
+    author: post.author,
+    actor: actor.sub,
+    actorName: actor.name,
+  });
+  return toPost(updated ?? { ...post, tags, archiveAt, assignee: actor.sub, assigneeName: actor.name });
+}

@@ -1,0 +1,90 @@
+import { Routes } from '@guildhall/shared';
+import { getMember } from '../access/memberCache';
+import type { Ctx } from '../config';
+import { ManagedForum } from '../forums/model';
+import { FORUM_TYPES } from '../forums/setForumStatuses';
+import { loadStructure } from '../structure/loadStructure';
+import { Post, type PostDoc } from './model';
+
+/** The thread fields a post is tracked from (a thread channel object or THREAD_* dispatch). */
+export interface PlatformThread {
+  id: string;
+  guild_id?: string;
+  parent_id?: string | null;
+  owner_id?: string;
+  name?: string;
+  applied_tags?: string[];
+  thread_metadata?: { archived?: boolean; locked?: boolean; create_timestamp?: string };
+}
+
+const DISCORD_EPOCH = 1420070400000n;
+
+/** Creation time of a platform id (snowflake). */
+export function snowflakeTime(id: string): Date {
+  return new Date(Number((BigInt(id) >> 22n) + DISCORD_EPOCH));
+}
+
+/** Display name of a member: nickname, else global name, else username; `fallback` when not a member. */
+export async function displayName(ctx: Ctx, guild: string, user: string, fallback: string): Promise<string> {
+  const member = await getMember(ctx, guild, user).catch(() => null);
+  if (!member) return fallback;
+  return member.nick ?? member.user.global_name ?? member.user.username;
+}
+
+/**
+ * Tracks a thread as a post when its parent is a forum of the guild: creates the post (author = `owner_id`, name
+ * looked up once) or updates title, tags, archived and locked. A new post in a managed forum that carries no status
+ * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
+ * stored post, or null when the thread is not in a forum. Idempotent.
+ */
+export async function trackPost(ctx: Ctx, guild: string, thread: PlatformThread): Promise<PostDoc | null> {
+  if (!thread.parent_id) return null;
+  const existing = await Post.findById(thread.id).lean<PostDoc>();
+  if (!existing) {
+    const structure = await loadStructure(ctx, guild);
+    const parent = structure.channels.find((c) => c.id === thread.parent_id);
+    if (!parent || !FORUM_TYPES.has(parent.type)) return null;
+  }
+  const fields = {
+    title: thread.name ?? existing?.title ?? '',
+    tags: thread.applied_tags ?? existing?.tags ?? [],
+    archived: thread.thread_metadata?.archived ?? existing?.archived ?? false,
+    locked: thread.thread_metadata?.locked ?? existing?.locked ?? false,
+  };
+  if (existing) {
+    await Post.updateOne({ _id: thread.id }, { $set: fields });
+    return { ...existing, ...fields };
+  }
+  const author = thread.owner_id ?? '0';
+  const created = thread.thread_metadata?.create_timestamp;
+  const doc: PostDoc = {
+    _id: thread.id,
+    guild,
+    forum: thread.parent_id,
+    author,
+    authorName: await displayName(ctx, guild, author, author),
+    ...fields,
+    voters: [],
+    assignee: null,
+    assigneeName: null,
+    createdAt: created ? new Date(created) : snowflakeTime(thread.id),
+    archiveAt: null,
+  };
+  await Post.updateOne({ _id: thread.id }, { $setOnInsert: doc }, { upsert: true });
+  return applyDefaultStatus(ctx, doc);
+}
+
+async function applyDefaultStatus(ctx: Ctx, post: PostDoc): Promise<PostDoc> {
+  const forum = await ManagedForum.findById(post.forum).lean();
+  const first = forum?.statuses[0];
+  if (!forum || !first || post.tags.length >= 5) return post;
+  const statusTags = new Set(forum.statuses.map((s) => s.tag));
+  if (post.tags.some((t) => statusTags.has(t))) return post;
+  const tags = [...post.tags, first.tag];
+  await ctx.platform.patch(Routes.channel(post._id), {
+    body: { applied_tags: tags },
+    reason: 'Guildhall: initial status of a new post',
+  });
+  await Post.updateOne({ _id: post._id }, { $set: { tags } });
+  return { ...post, tags };
+}

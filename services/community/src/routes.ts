@@ -1,0 +1,52 @@
+import { bind, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
+import type { Ctx } from './config';
+import { setForumStatuses } from './forums/setForumStatuses';
+import { addPackItems } from './packs/addPackItems';
+import { createPack } from './packs/createPack';
+import { deleteItems } from './packs/deleteItems';
+import { listPacks } from './packs/listPacks';
+import { orderPackItems } from './packs/orderPackItems';
+import { subscribeToPack } from './packs/subscribeToPack';
+import { setPostStatus } from './posts/setPostStatus';
+import { applyTemplate } from './setup/applyTemplate';
+import { getSetup } from './setup/getSetup';
+import { listStaffRoles } from './staff/listStaffRoles';
+import { setStaffCaps } from './staff/setStaffCaps';
+import { loadStructure } from './structure/loadStructure';
+import { toStructure } from './structure/toStructure';
+
+/** The community service's route table: each contract route bound to its one use case. */
+export function routes(ctx: Ctx): RouteBinding[] {
+  return [
+    bind(r.getSetup, ({ params }) => getSetup(ctx, params.guild)),
+    bind(r.applySetup, ({ params, identity }) => applyTemplate(ctx, params.guild, params.template, identity)),
+    bind(r.getStructure, async ({ params }) => toStructure(await loadStructure(ctx, params.guild))),
+    bind(r.putStaffRole, async ({ params, body, identity }) => {
+      await setStaffCaps(ctx, params.guild, params.role, body.caps, identity);
+      return { roles: await listStaffRoles(ctx, params.guild) };
+    }),
+    bind(r.putForum, ({ params, body, identity }) =>
+      setForumStatuses(ctx, params.guild, params.forum, body.statuses, identity),
+    ),
+    bind(r.putPostStatus, ({ params, body, identity }) =>
+      setPostStatus(ctx, params.guild, params.thread, body.tag, identity),
+    ),
+    bind(r.getPacks, ({ params }) => listPacks(ctx, params.guild)),
+    bind(r.createPack, ({ params, body, identity }) => createPack(ctx, params.guild, body.name, identity)),
+    bind(r.putSubscription, async ({ params, body, identity }) => {
+      await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
+      return undefined;
+    }),
+    bind(r.putPackItems, async ({ params, body }) => {
+      await orderPackItems(params.guild, params.pack, body.ids);
+      return undefined;
+    }),
+    bind(r.addPackItems, async ({ params, body, identity }) => {
+      await addPackItems(ctx, params.guild, params.pack, body.ids, identity);
+      return undefined;
+    }),
+    bind(r.deleteItems, ({ params, query, body, identity }) =>
+      deleteItems(ctx, params.guild, body.ids, query.preview ?? false, identity),
+    ),
+  ];
+}

@@ -1,0 +1,38 @@
+import {
+  type AccessReply,
+  type AccessRequest,
+  type FeaturesReply,
+  type FeaturesRequest,
+  RPC,
+  type Stoppable,
+  type StructureReply,
+  type StructureRequest,
+} from '@guildhall/shared';
+import { resolveAccess } from './access/resolveAccess';
+import type { Ctx } from './config';
+import { communityFeatures } from './setup/communityFeatures';
+import { loadStructure } from './structure/loadStructure';
+import { toStructure } from './structure/toStructure';
+
+/**
+ * The requests community answers over NATS:
+ * - RPC.access `{guild, user}` -> `{member, owner, permissions, roles, caps}` (the gateway, on every dashboard call);
+ * - RPC.structure `{guild}` -> `{roles, channels, botTop}` (404 problem for a guild unknown to the platform);
+ * - RPC.features('community') `{guild}` -> `{features}` (forums, staff, packs).
+ */
+export function startResponders(ctx: Ctx): Stoppable[] {
+  const subs = [
+    ctx.bus.reply<AccessRequest, AccessReply>(RPC.access, (req) => resolveAccess(ctx, req)),
+    ctx.bus.reply<StructureRequest, StructureReply>(RPC.structure, async (req) =>
+      toStructure(await loadStructure(ctx, req.guild)),
+    ),
+    ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('community'), async (req) => ({
+      features: await communityFeatures(ctx, req.guild),
+    })),
+  ];
+  return subs.map((sub) => ({
+    async stop() {
+      await sub.drain();
+    },
+  }));
+}

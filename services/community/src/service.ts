@@ -1,0 +1,30 @@
+import { type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { communityEnv } from './config';
+import { startConsumers } from './consumers';
+import { archiveDuePosts } from './posts/archiveDuePosts';
+import { routes } from './routes';
+import { startResponders } from './rpc';
+
+/**
+ * The community service: setup templates and features, structure, staff roles and access, forums and posts, packs
+ * and items. Starts the RPC responders first (the gateway depends on RPC.access), then the platform dispatch
+ * consumers and the post-archiving poller.
+ */
+export const definition: ServiceDefinition<typeof communityEnv> = {
+  name: 'community',
+  env: communityEnv,
+  routes,
+  async start(ctx) {
+    const responders = startResponders(ctx);
+    const consumers = await startConsumers(ctx);
+    const archiver = startPoller(
+      'archive-posts',
+      ctx.config.ARCHIVE_POLL_MS,
+      async () => {
+        await archiveDuePosts(ctx);
+      },
+      ctx.logger,
+    );
+    return [...responders, ...consumers, archiver];
+  },
+};

@@ -1,0 +1,110 @@
+import { type AppliedPlace, type Identity, notFound, platformProblem, Routes } from '@guildhall/shared';
+import { type APIChannel, type APIRole, OverwriteType, PermissionFlagsBits } from 'discord-api-types/v10';
+import type { z } from 'zod';
+import type { Ctx } from '../config';
+import { type PlatformChannel, toStoredChannel, toStoredRole } from '../structure/fromPlatform';
+import { fetchStructure, mutateStructure } from '../structure/loadStructure';
+import type { StructureDoc } from '../structure/model';
+import { matchPlace } from './matchPlace';
+import { type PlaceSpec, TEMPLATES } from './templates';
+
+type Applied = z.infer<typeof AppliedPlace>;
+
+const STAFF_VIEW =
+  PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory;
+
+function channelBody(structure: StructureDoc, place: PlaceSpec, gate: boolean) {
+  return {
+    name: place.name,
+    type: place.type,
+    ...(gate
+      ? {
+          permission_overwrites: [
+            {
+              id: structure._id,
+              type: OverwriteType.Role,
+              allow: '0',
+              deny: PermissionFlagsBits.ViewChannel.toString(),
+            },
+            ...structure.botRoles
+              .slice(0, 1)
+              .map((id) => ({ id, type: OverwriteType.Role, allow: STAFF_VIEW.toString(), deny: '0' })),
+          ],
+        }
+      : {}),
+    ...(place.tags ? { available_tags: place.tags.map((name) => ({ name })) } : {}),
+  };
+}
+
+/**
+ * Applies template `key` to `guild`: for each place its steps name, an existing channel (same type) or role with that
+ * name is used, else it is created on the platform (gated steps' channels deny @everyone View Channel and allow the
+ * bot's role); a place shared by two steps is created once. The structure is refreshed from the platform first and
+ * updated with what was created, so a second apply creates nothing. 404 unknown template; 502 platform refusal.
+ * Emits `settings.updated` (area `setup`) when something was created.
+ */
+export async function applyTemplate(
+  ctx: Ctx,
+  guild: string,
+  key: string,
+  actor: Identity,
+): Promise<{ template: string; places: Applied[] }> {
+  const template = TEMPLATES.find((t) => t.key === key);
+  if (!template) throw notFound(`Unknown template ${key}; templates: ${TEMPLATES.map((t) => t.key).join(', ')}`);
+  let structure = await fetchStructure(ctx, guild);
+  const places: Applied[] = [];
+  const reason = `Guildhall setup: template ${template.name} applied by ${actor.name}`;
+  for (const step of template.steps) {
+    for (const [placeKey, place] of Object.entries(step.places)) {
+      const existing = matchPlace(structure, place);
+      if (existing) {
+        const createdNow = places.some((p) => p.id === existing.id && p.created);
+        places.push({ step: step.feature, key: placeKey, kind: place.kind, ...existing, created: createdNow });
+        continue;
+      }
+      try {
+        if (place.kind === 'role') {
+          const role = (await ctx.platform.post(Routes.guildRoles(guild), {
+            body: { name: place.name, permissions: '0', mentionable: true },
+            reason,
+          })) as APIRole;
+          structure =
+            (await mutateStructure(guild, (doc) => {
+              doc.roles = [...doc.roles.filter((r) => r.id !== role.id), toStoredRole(role)];
+            })) ?? structure;
+          places.push({ step: step.feature, key: placeKey, kind: 'role', id: role.id, name: role.name, created: true });
+        } else {
+          const channel = (await ctx.platform.post(Routes.guildChannels(guild), {
+            body: channelBody(structure, place, step.gate),
+            reason,
+          })) as APIChannel;
+          const stored = toStoredChannel(channel as PlatformChannel);
+          structure =
+            (await mutateStructure(guild, (doc) => {
+              doc.channels = [...doc.channels.filter((c) => c.id !== stored.id), stored];
+            })) ?? structure;
+          places.push({
+            step: step.feature,
+            key: placeKey,
+            kind: 'channel',
+            id: stored.id,
+            name: stored.name,
+            created: true,
+          });
+        }
+      } catch (err) {
+        throw platformProblem(err, `create ${place.kind} ${place.name}`);
+      }
+    }
+  }
+  const created = places.filter((p) => p.created);
+  if (created.length)
+    await ctx.outbox.emit(guild, 'settings.updated', {
+      area: 'setup',
+      target: template.key,
+      summary: `Template ${template.name} applied: created ${created.map((p) => p.name).join(', ')}`,
+      actor: actor.sub,
+      actorName: actor.name,
+    });
+  return { template: template.key, places };
+}

@@ -1,0 +1,73 @@
+import { type FeatureEntry, type FeaturesReply, RPC, type SetupTemplate } from '@guildhall/shared';
+import type { z } from 'zod';
+import type { Ctx } from '../config';
+import { loadStructure } from '../structure/loadStructure';
+import { communityFeatures } from './communityFeatures';
+import { matchPlace } from './matchPlace';
+import { FeatureSnapshot } from './model';
+import { FEATURE_SERVICE, TEMPLATES } from './templates';
+
+type Feature = z.infer<typeof FeatureEntry>;
+const PEERS = ['tickets', 'logs', 'moderation', 'billing'] as const;
+
+async function peerFeatures(ctx: Ctx, guild: string, service: (typeof PEERS)[number]): Promise<Feature[]> {
+  const id = `${guild}:${service}`;
+  try {
+    const reply = await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS);
+    await FeatureSnapshot.replaceOne(
+      { _id: id },
+      { _id: id, features: reply.features, at: new Date() },
+      { upsert: true },
+    );
+    return reply.features;
+  } catch (err) {
+    ctx.logger.warn({ err, service, guild }, 'a peer did not answer its setup features');
+    const last = await FeatureSnapshot.findById(id).lean();
+    const note = `The ${service} service did not answer`;
+    if (last)
+      return last.features.map((f) => ({
+        ...f,
+        note: `${note}; state as of ${new Date(last.at).toISOString()}${f.note ? ` (${f.note})` : ''}`,
+      }));
+    return Object.entries(FEATURE_SERVICE)
+      .filter(([, svc]) => svc === service)
+      .map(([feature]) => ({ feature, state: 'off' as const, note: `${note}; state unknown` }));
+  }
+}
+
+/**
+ * GET /setup: the templates, each place resolved to the guild's existing channel/role of that name (`id` empty when
+ * the template would create it), and every feature's state: community's own computed locally, the others asked of
+ * the tickets, logs, moderation and billing services in parallel (RPC.features, PEER_TIMEOUT_MS each). A peer that
+ * does not answer: its last answered features with a note saying it did not answer, or its features `off` when it
+ * never answered for this guild.
+ */
+export async function getSetup(
+  ctx: Ctx,
+  guild: string,
+): Promise<{ templates: z.infer<typeof SetupTemplate>[]; features: Feature[] }> {
+  const structure = await loadStructure(ctx, guild);
+  const [own, ...peers] = await Promise.all([
+    communityFeatures(ctx, guild),
+    ...PEERS.map((service) => peerFeatures(ctx, guild, service)),
+  ]);
+  const templates = TEMPLATES.map((t) => ({
+    key: t.key,
+    name: t.name,
+    description: t.description,
+    steps: t.steps.map((s) => ({
+      feature: s.feature,
+      input: {
+        places: Object.fromEntries(
+          Object.entries(s.places).map(([key, place]) => [
+            key,
+            matchPlace(structure, place) ?? { id: '', name: place.name },
+          ]),
+        ),
+        gate: s.gate,
+        preset: s.preset,
+      },
+    })),
+  }));
+  return { templates, features: [...peers.flat(), ...(own ?? [])] };
+}

@@ -1,0 +1,101 @@
+import { isPlatformNotFound, notFound, platformProblem, Routes } from '@guildhall/shared';
+import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
+import type { Ctx } from '../config';
+import { replaceGuildItems } from '../packs/guildItems';
+import { botUserId } from '../platform/botUser';
+import { type PlatformChannel, THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
+import { Structure, type StructureDoc } from './model';
+
+/**
+ * The stored structure of `guild`, fetched from the platform (guild, channels, the bot's member) when missing or
+ * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
+ * it) and 502 when the platform refuses otherwise.
+ */
+export async function loadStructure(ctx: Ctx, guild: string): Promise<StructureDoc> {
+  const stored = await Structure.findById(guild).lean<StructureDoc>();
+  if (stored && Date.now() - new Date(stored.fetchedAt).getTime() < ctx.config.STRUCTURE_MAX_AGE_MS) return stored;
+  return fetchStructure(ctx, guild);
+}
+
+/** Fetches the guild's structure and items from the platform and stores them (replacing what was stored). */
+export async function fetchStructure(ctx: Ctx, guild: string): Promise<StructureDoc> {
+  let platformGuild: APIGuild;
+  let channels: APIChannel[];
+  let botMember: APIGuildMember;
+  try {
+    const bot = await botUserId(ctx.platform);
+    [platformGuild, channels, botMember] = (await Promise.all([
+      ctx.platform.get(Routes.guild(guild)),
+      ctx.platform.get(Routes.guildChannels(guild)),
+      ctx.platform.get(Routes.guildMember(guild, bot)),
+    ])) as [APIGuild, APIChannel[], APIGuildMember];
+  } catch (err) {
+    if (isPlatformNotFound(err)) throw notFound(`Guild ${guild} is unknown to the platform or the bot is not in it`);
+    throw platformProblem(err, 'read the guild');
+  }
+  const doc = await storeGuildSnapshot(guild, {
+    owner: platformGuild.owner_id,
+    premiumTier: platformGuild.premium_tier,
+    roles: platformGuild.roles,
+    channels: channels as PlatformChannel[],
+    botRoles: botMember.roles,
+  });
+  await replaceGuildItems(guild, 'emoji', platformGuild.emojis as APIEmoji[]);
+  await replaceGuildItems(guild, 'sticker', (platformGuild.stickers ?? []) as APISticker[]);
+  return doc;
+}
+
+/** What a full snapshot of a guild carries (a platform fetch or a GUILD_CREATE dispatch). */
+export interface GuildSnapshot {
+  owner: string;
+  premiumTier: number;
+  roles: APIGuild['roles'];
+  channels: PlatformChannel[];
+  /** The bot's role ids; `null` keeps the stored ones. */
+  botRoles: string[] | null;
+}
+
+/** Replaces the stored structure of `guild` with `snapshot` (threads are left out: they are posts, not structure). */
+export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureDoc> {
+  const previous = await Structure.findById(guild, { botRoles: 1, rev: 1 }).lean<
+    Pick<StructureDoc, 'botRoles' | 'rev'>
+  >();
+  const doc: StructureDoc = {
+    _id: guild,
+    owner: snapshot.owner,
+    premiumTier: snapshot.premiumTier,
+    roles: snapshot.roles.map(toStoredRole),
+    channels: snapshot.channels.filter((c) => !THREAD_TYPES.has(c.type)).map(toStoredChannel),
+    botRoles: snapshot.botRoles ?? previous?.botRoles ?? [],
+    fetchedAt: new Date(),
+    rev: (previous?.rev ?? 0) + 1,
+  };
+  await Structure.replaceOne({ _id: guild }, doc, { upsert: true });
+  return doc;
+}
+
+/**
+ * Applies `change` to the stored structure of `guild` with optimistic concurrency (retried when another writer got
+ * there first). Does nothing when no structure is stored (the next read fetches it whole). Returns the new document.
+ */
+export async function mutateStructure(
+  guild: string,
+  change: (doc: StructureDoc) => void,
+): Promise<StructureDoc | null> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const doc = await Structure.findById(guild).lean<StructureDoc>();
+    if (!doc) return null;
+    const rev = doc.rev;
+    change(doc);
+    const { _id, ...rest } = doc;
+    const result = await Structure.updateOne({ _id: guild, rev }, { $set: { ...rest, rev: rev + 1 } });
+    if (result.matchedCount === 1) return { ...doc, rev: rev + 1 };
+  }
+  throw new Error(`structure of ${guild} kept changing during an update`);
+}
+
+/** The bot's highest role position in the stored structure (0 when it holds only @everyone). */
+export function botTop(doc: StructureDoc): number {
+  const held = new Set(doc.botRoles);
+  return Math.max(0, ...doc.roles.filter((r) => held.has(r.id)).map((r) => r.position));
+}
