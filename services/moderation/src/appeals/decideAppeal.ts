@@ -72,7 +72,7 @@ export async function decideAppeal(
       $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }],
     },
     { $set: { busyUntil: lease } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<AppealRow>();
   if (!claimed) {
     const row = await AppealModel.findOne({ _id: input.id, guild: input.guild }).lean<AppealRow>();
@@ -100,7 +100,7 @@ export async function decideAppeal(
         busyUntil: null,
       },
     },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<AppealRow>();
   if (!decided) throw conflict('This appeal was changed while it was being decided');
   await AppealLockModel.deleteOne({

@@ -24,7 +24,7 @@ export async function nextCaseNumber(guild: string): Promise<number> {
       const row = await CounterModel.findOneAndUpdate(
         { _id: guild },
         { $inc: { seq: 1 } },
-        { upsert: true, new: true },
+        { upsert: true, returnDocument: 'after' },
       ).lean<CounterRow>();
       return row!.seq;
     } catch (err) {

@@ -114,12 +114,12 @@ async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
     return (await CaseModel.findOneAndUpdate(
       { _id: row._id, status: 'pending' },
       { $set: { status: 'failed', failure }, $push: { history: historyEntry('failed', { failure }) } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<CaseRow>())!;
   }
   return (await CaseModel.findOneAndUpdate(
     { _id: row._id, status: 'pending' },
     { $set: { status: 'active' }, $push: { history: historyEntry('active') } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<CaseRow>())!;
 }

@@ -43,7 +43,7 @@ export async function editCaseReason(
           }),
         },
       },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<CaseRow>();
     if (!updated) continue;
     const result = toCase(updated);

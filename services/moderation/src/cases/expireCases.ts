@@ -22,7 +22,7 @@ export async function expireCases(platform: REST, outbox: Outbox, logger: Logger
     const row = await CaseModel.findOneAndUpdate(
       { status: 'active', expiresAt: { $lte: now }, $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }] },
       { $set: { busyUntil: lease } },
-      { new: true, sort: { expiresAt: 1 } },
+      { returnDocument: 'after', sort: { expiresAt: 1 } },
     ).lean<CaseRow>();
     if (!row) return;
     try {
@@ -34,7 +34,7 @@ export async function expireCases(platform: REST, outbox: Outbox, logger: Logger
     const expired = await CaseModel.findOneAndUpdate(
       { _id: row._id, busyUntil: lease },
       { $set: { status: 'expired', busyUntil: null }, $push: { history: historyEntry('expired') } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<CaseRow>();
     if (expired) await outbox.emit(expired.guild, 'case.expired', { case: toCase(expired) });
   }

@@ -34,7 +34,7 @@ export async function revokeCase(
   const claimed = await CaseModel.findOneAndUpdate(
     { _id: id, status: { $in: ['active', 'expired'] }, $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }] },
     { $set: { busyUntil: lease } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<CaseRow>();
   if (!claimed) {
     const row = await CaseModel.findById(id).lean<CaseRow>();
@@ -59,7 +59,7 @@ export async function revokeCase(
         history: historyEntry('revoked', { by: by.id, byName: by.name, note: by.appeal && `appeal ${by.appeal}` }),
       },
     },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<CaseRow>();
   if (!revoked) throw conflict(`Case #${number} was changed while it was being revoked`);
   const result = toCase(revoked);

@@ -127,7 +127,7 @@ async function finish(
   const done = await ReportModel.findOneAndUpdate(
     { _id: row._id, answered: false },
     { $set: { answered: true, queueThread } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<ReportRow>();
   if (done) await outbox.emit(done.guild, 'report.created', { report: toReport(done) });
 }

@@ -50,7 +50,7 @@ export async function resolveReport(outbox: Outbox, input: ResolveReportInput): 
         resolvedAt: new Date(),
       },
     },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<ReportRow>();
   if (!resolved) throw conflict(`This report is already ${report.status}`);
   const result = toReport(resolved);

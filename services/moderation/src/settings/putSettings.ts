@@ -51,7 +51,7 @@ export async function putSettings(
   const row = await SettingsModel.findOneAndUpdate(
     { _id: guild },
     { $set: { appealsChannel: body.appealsChannel, reportsChannel: body.reportsChannel } },
-    { upsert: true, new: true },
+    { upsert: true, returnDocument: 'after' },
   ).lean<SettingsRow>();
   return toSettings(row!);
 }
