@@ -65,7 +65,8 @@ export async function subscribeToPack(
       copies: [],
       createdAt: new Date(),
     };
-    await Subscription.updateOne({ _id: sub._id }, { $setOnInsert: sub }, { upsert: true });
+    const { _id, ...insert } = sub;
+    await Subscription.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   }
   await Subscription.updateOne({ _id: sub._id }, { $set: { contributes } });
   const present = new Set((await GuildItem.find({ guild }, { id: 1 }).lean()).map((i) => i.id));

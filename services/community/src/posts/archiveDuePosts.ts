@@ -15,7 +15,7 @@ export async function archiveDuePosts(ctx: Ctx): Promise<number> {
     const post = await Post.findOneAndUpdate(
       { archiveAt: { $ne: null, $lte: new Date() } },
       { $set: { archiveAt: null } },
-      { new: false },
+      { returnDocument: 'before' },
     ).lean<PostDoc>();
     if (!post) return archived;
     try {

@@ -91,7 +91,7 @@ export async function setPostStatus(
   const updated = await Post.findOneAndUpdate(
     { _id: thread },
     { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<PostDoc>();
   await ctx.outbox.emit(guild, 'forum.status', {
     thread,

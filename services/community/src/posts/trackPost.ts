@@ -70,7 +70,8 @@ export async function trackPost(ctx: Ctx, guild: string, thread: PlatformThread)
     createdAt: created ? new Date(created) : snowflakeTime(thread.id),
     archiveAt: null,
   };
-  await Post.updateOne({ _id: thread.id }, { $setOnInsert: doc }, { upsert: true });
+  const { _id, ...insert } = doc;
+  await Post.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   return applyDefaultStatus(ctx, doc);
 }
 
