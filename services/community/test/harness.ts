@@ -21,8 +21,12 @@ export interface Harness {
   /** A second bus on the service's namespace, publishing as the bridge would. */
   bridge: EventBus;
   namespace: string;
-  /** Calls the service over HTTP as `user` (default: the owner) holding `caps` (default: all). */
-  call(method: string, path: string, opts?: { body?: unknown; caps?: string[]; user?: string }): Promise<Response>;
+  /** Calls the service over HTTP as `user` (default: the owner) of `guild` (default: the sample guild) holding `caps` (default: all). */
+  call(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; caps?: string[]; user?: string; guild?: string },
+  ): Promise<Response>;
   /** Publishes a platform dispatch `{t, s, op, d}` on `platform.dispatch.<t>`. */
   dispatch(t: string, d: unknown): Promise<void>;
   stop(): Promise<void>;
@@ -53,7 +57,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     namespace,
     async call(method, path, opts = {}) {
       const user = opts.user ?? seed.ids.owner;
-      const headers = await identityHeaders(userIdentity(user, seed.id, opts.caps ?? [...CAPS], 'Tester'));
+      const headers = await identityHeaders(
+        userIdentity(user, opts.guild ?? seed.id, opts.caps ?? [...CAPS], 'Tester'),
+      );
       return fetch(`${service.url}${path}`, {
         method,
         headers: { ...headers, ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}) },

@@ -1,5 +1,6 @@
 import { badRequest, type FieldError, type Identity } from '@guildhall/shared';
 import type { Ctx } from '../config';
+import { loadStructure } from '../structure/loadStructure';
 import { copyItems } from './copyItems';
 import { GuildItem, Pack, type PackItem, Subscription, type SubscriptionDoc } from './model';
 import { packForContributor } from './packAccess';
@@ -13,6 +14,7 @@ import { packForContributor } from './packAccess';
  */
 export async function addPackItems(ctx: Ctx, guild: string, packId: string, ids: string[], actor: Identity) {
   const pack = await packForContributor(guild, packId);
+  await loadStructure(ctx, guild);
   const items = new Map((await GuildItem.find({ guild, id: { $in: ids } }).lean()).map((i) => [i.id, i]));
   const copies = new Set(
     (await Subscription.find({ guild, owner: false }).lean()).flatMap((s) =>

@@ -1,6 +1,7 @@
 import { type Identity, type ItemDeletionResult, isPlatformNotFound, platformProblem, Routes } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { Ctx } from '../config';
+import { loadStructure } from '../structure/loadStructure';
 import { forgetGuildItem } from './guildItems';
 import { GuildItem, type GuildItemDoc, Pack, Subscription } from './model';
 
@@ -89,6 +90,7 @@ export async function deleteItems(
   preview: boolean,
   actor: Identity,
 ): Promise<z.infer<typeof ItemDeletionResult>> {
+  await loadStructure(ctx, guild);
   const { planned, conflicts } = await plan(guild, ids);
   const lines = planned.flatMap(({ item, removals }) =>
     removals.map((r) =>

@@ -1,0 +1,216 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sampleGuild } from '@guildhall/shared/testing';
+import { StickerFormatType } from 'discord-api-types/v10';
+import { type Harness, startHarness } from './harness';
+
+interface PacksView {
+  enabled: boolean;
+  packs: Array<{ pack: string; name: string; position: number; contributes: boolean; items: number }>;
+  available: Array<{ id: string; name: string; createdAt: string }>;
+  loose: Array<{ id: string; kind: string; name: string; animated: boolean; url: string }>;
+  slots: Array<{ kind: string; used: number; limit: number }>;
+}
+
+describe('community: packs and items', () => {
+  let h: Harness;
+  let cdn: Server;
+  const cdnHits: string[] = [];
+  const ids = {
+    wave: '700000000000000001',
+    party: '700000000000000002',
+    spare: '700000000000000003',
+    dance: '700000000000000004',
+    sticker: '700000000000000005',
+  };
+  const second = sampleGuild();
+  const crowded = sampleGuild({
+    emojis: Array.from({ length: 49 }, (_, i) => ({
+      id: `71000000000000${String(i).padStart(4, '0')}`,
+      name: `e${i}`,
+    })),
+  });
+  let packId = '';
+
+  beforeAll(async () => {
+    cdn = createServer((req, res) => {
+      cdnHits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': req.url?.endsWith('.gif') ? 'image/gif' : 'image/png' });
+      res.end(Buffer.from(`image bytes of ${req.url}`));
+    });
+    await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+    h = await startHarness({ PLATFORM_CDN_URL: `http://127.0.0.1:${(cdn.address() as AddressInfo).port}` });
+    h.fake.seedGuild({
+      ...h.seed,
+      emojis: [
+        { id: ids.wave, name: 'wave' },
+        { id: ids.party, name: 'party' },
+        { id: ids.spare, name: 'spare' },
+        { id: ids.dance, name: 'dance', animated: true },
+      ],
+      stickers: [{ id: ids.sticker, name: 'hello', tags: 'wave', format_type: StickerFormatType.PNG }],
+    });
+    h.fake.seedGuild(second);
+    h.fake.seedGuild(crowded);
+  });
+  afterAll(async () => {
+    await h.stop();
+    await new Promise((resolve) => cdn.close(resolve));
+  });
+
+  const packsOf = async (guild: string) => {
+    const res = await h.call('GET', `/api/v1/servers/${guild}/packs`, { guild, caps: ['packs.manage'] });
+    expect(res.status).toBe(200);
+    return (await res.json()) as PacksView;
+  };
+
+  it('lists the guild items as loose with slots from the boost tier', async () => {
+    const view = await packsOf(h.seed.id);
+    expect(view.enabled).toBe(true);
+    expect(view.packs).toEqual([]);
+    expect(view.loose.map((i) => [i.id, i.kind])).toEqual(
+      expect.arrayContaining([
+        [ids.wave, 'emoji'],
+        [ids.dance, 'animated_emoji'],
+        [ids.sticker, 'sticker'],
+      ]),
+    );
+    expect(view.loose.find((i) => i.id === ids.dance)?.url).toMatch(new RegExp(`/emojis/${ids.dance}\\.gif$`));
+    expect(view.slots).toEqual([
+      { kind: 'emoji', used: 3, limit: 50 },
+      { kind: 'animated_emoji', used: 1, limit: 50 },
+      { kind: 'sticker', used: 1, limit: 5 },
+    ]);
+  });
+
+  it('creates a pack, adds the guild items to it and orders them', async () => {
+    const created = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs`, { body: { name: 'Party pack' } });
+    expect(created.status).toBe(201);
+    const pack = (await created.json()) as { id: string; name: string };
+    expect(pack.id).toMatch(/^[0-9]{15,20}$/);
+    packId = pack.id;
+    const add = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
+      body: { ids: [ids.wave, ids.party, ids.dance, ids.sticker] },
+    });
+    expect(add.status).toBe(204);
+    const bad = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
+      body: { ids: [ids.spare, '799999999999999999', ids.wave] },
+    });
+    expect(bad.status).toBe(400);
+    const errors = ((await bad.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field);
+    expect(errors).toEqual(['body.ids.1', 'body.ids.2']);
+    const order = [ids.sticker, ids.dance, ids.party, ids.wave];
+    expect(
+      (await h.call('PUT', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, { body: { ids: order } })).status,
+    ).toBe(204);
+    const missing = await h.call('PUT', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
+      body: { ids: [ids.sticker, ids.dance] },
+    });
+    expect(missing.status).toBe(400);
+    const view = await packsOf(h.seed.id);
+    expect(view.packs).toEqual([{ pack: packId, name: 'Party pack', position: 1, contributes: true, items: 4 }]);
+    expect(view.loose.map((i) => i.id)).toEqual([ids.spare]);
+    const other = await h.call('PUT', `/api/v1/servers/${second.id}/packs/${packId}/items`, {
+      guild: second.id,
+      body: { ids: order },
+    });
+    expect(other.status).toBe(403);
+    expect(h.fake.callsTo('POST', /\/emojis$/)).toHaveLength(0);
+  });
+
+  it('subscribing copies every item into the other guild, in order, once', async () => {
+    const before = await packsOf(second.id);
+    expect(before.available.map((p) => p.id)).toContain(packId);
+    const res = await h.call('PUT', `/api/v1/servers/${second.id}/packs/${packId}/subscription`, {
+      guild: second.id,
+      body: { contributes: false },
+    });
+    expect(res.status).toBe(204);
+    const emojiCalls = h.fake.callsTo('POST', '/guilds/{guild_id}/emojis');
+    expect(emojiCalls.map((c) => c.path)).toEqual([
+      `/guilds/${second.id}/emojis`,
+      `/guilds/${second.id}/emojis`,
+      `/guilds/${second.id}/emojis`,
+    ]);
+    expect(emojiCalls.map((c) => (c.body as { name: string }).name)).toEqual(['dance', 'party', 'wave']);
+    expect((emojiCalls[0]?.body as { image: string }).image).toMatch(/^data:image\/gif;base64,/);
+    expect((emojiCalls[1]?.body as { image: string }).image).toBe(
+      `data:image/png;base64,${Buffer.from(`image bytes of /emojis/${ids.party}.png`).toString('base64')}`,
+    );
+    expect(emojiCalls[0]?.reason).toBe('Guildhall: pack Party pack');
+    expect(h.fake.callsTo('POST', '/guilds/{guild_id}/stickers')).toHaveLength(1);
+    expect(cdnHits).toEqual([
+      `/stickers/${ids.sticker}.png`,
+      `/emojis/${ids.dance}.gif`,
+      `/emojis/${ids.party}.png`,
+      `/emojis/${ids.wave}.png`,
+    ]);
+    const platform = h.fake.guild(second.id);
+    expect([...(platform?.emojis.values() ?? [])].map((e) => e.name).sort()).toEqual(['dance', 'party', 'wave']);
+    expect([...(platform?.stickers.values() ?? [])].map((s) => [s.name, s.tags])).toEqual([['hello', 'wave']]);
+    const view = await packsOf(second.id);
+    expect(view.packs).toEqual([{ pack: packId, name: 'Party pack', position: 1, contributes: false, items: 4 }]);
+    expect(view.available.map((p) => p.id)).not.toContain(packId);
+    expect(view.loose).toEqual([]);
+    expect(view.slots.find((s) => s.kind === 'emoji')?.used).toBe(2);
+
+    const again = await h.call('PUT', `/api/v1/servers/${second.id}/packs/${packId}/subscription`, {
+      guild: second.id,
+      body: { contributes: true },
+    });
+    expect(again.status).toBe(204);
+    expect(h.fake.callsTo('POST', '/guilds/{guild_id}/emojis')).toHaveLength(3);
+    expect((await packsOf(second.id)).packs[0]?.contributes).toBe(true);
+    h.fake.assertNoViolations();
+  });
+
+  it('reports a subscription beyond the free slots and copies nothing', async () => {
+    const calls = h.fake.calls.length;
+    const res = await h.call('PUT', `/api/v1/servers/${crowded.id}/packs/${packId}/subscription`, {
+      guild: crowded.id,
+      body: { contributes: false },
+    });
+    expect(res.status).toBe(409);
+    const problem = (await res.json()) as { detail: string; shortfall: unknown };
+    expect(problem.shortfall).toEqual([{ kind: 'emoji', needed: 2, free: 1 }]);
+    expect(problem.detail).toContain('emoji needs 2, 1 free');
+    const writes = h.fake.calls.slice(calls).filter((c) => c.method !== 'GET');
+    expect(writes).toEqual([]);
+    expect(h.fake.guild(crowded.id)?.emojis.size).toBe(49);
+    expect((await packsOf(crowded.id)).packs).toEqual([]);
+  });
+
+  it('previews an item deletion without changing anything, then deletes from every guild', async () => {
+    const copyOfWave = [...(h.fake.guild(second.id)?.emojis.values() ?? [])].find((e) => e.name === 'wave')?.id;
+    const calls = h.fake.calls.length;
+    const preview = await h.call('POST', `/api/v1/servers/${h.seed.id}/items/delete?preview=true`, {
+      body: { ids: [ids.wave, '799999999999999999'] },
+    });
+    expect(preview.status).toBe(200);
+    const planned = (await preview.json()) as { applied: boolean; lines: string[]; conflicts: string[] };
+    expect(planned.applied).toBe(false);
+    expect(planned.lines).toEqual([
+      `Delete emoji :wave: (${ids.wave}) from this guild`,
+      `Delete copy ${copyOfWave} of emoji :wave: (${ids.wave}) from guild ${second.id}`,
+    ]);
+    expect(planned.conflicts).toEqual(['799999999999999999: not an emoji or sticker of this guild']);
+    expect(h.fake.calls.slice(calls).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(h.fake.guild(h.seed.id)?.emojis.has(ids.wave)).toBe(true);
+
+    const fromCopy = await h.call('POST', `/api/v1/servers/${second.id}/items/delete?preview=true`, {
+      guild: second.id,
+      body: { ids: [copyOfWave as string] },
+    });
+    expect(((await fromCopy.json()) as { conflicts: string[] }).conflicts[0]).toContain(`a copy from pack ${packId}`);
+
+    const applied = await h.call('POST', `/api/v1/servers/${h.seed.id}/items/delete`, { body: { ids: [ids.wave] } });
+    expect(applied.status).toBe(200);
+    expect(((await applied.json()) as { applied: boolean }).applied).toBe(true);
+    const deletes = h.fake.callsTo('DELETE', '/guilds/{guild_id}/emojis/{emoji_id}').map((c) => c.path);
+    expect(deletes).toEqual([`/guilds/${second.id}/emojis/${copyOfWave}`, `/guilds/${h.seed.id}/emojis/${ids.wave}`]);
+    expect(h.fake.guild(h.seed.id)?.emojis.has(ids.wave)).toBe(false);
+    expect(h.fake.guild(second.id)?.emojis.has(copyOfWave as string)).toBe(false);
+    expect((await packsOf(h.seed.id)).packs[0]?.items).toBe(3);
+    h.fake.assertNoViolations();
+  });
+});
