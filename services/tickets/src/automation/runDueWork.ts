@@ -47,7 +47,7 @@ async function remindQuiet(ctx: ServiceContext, settings: SettingsRow, cutoff: D
     const ticket = await Tickets.findOneAndUpdate(
       { guild: settings._id, status: UNCLOSED, remindedAt: null, activityAt: { $lte: cutoff } },
       { $set: { remindedAt } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<TicketRow>();
     if (!ticket) return;
     const closing =

@@ -42,7 +42,7 @@ export async function saveSettings(guild: string, changes: Partial<Omit<Settings
   const row = await Settings.findOneAndUpdate(
     { _id },
     { $set: changes, $setOnInsert: onInsert },
-    { upsert: true, new: true },
+    { upsert: true, returnDocument: 'after' },
   ).lean<SettingsRow>();
   return row as SettingsRow;
 }

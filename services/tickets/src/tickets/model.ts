@@ -112,7 +112,7 @@ export async function nextTicketNumber(guild: string): Promise<number> {
   const row = await Counters.findOneAndUpdate(
     { _id: guild },
     { $inc: { seq: 1 } },
-    { upsert: true, new: true },
+    { upsert: true, returnDocument: 'after' },
   ).lean<CounterRow>();
   return (row as CounterRow).seq;
 }

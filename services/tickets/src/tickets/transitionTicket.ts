@@ -48,7 +48,7 @@ export async function claimTicket(ctx: ServiceContext, id: string, actor: Actor)
   const after = await Tickets.findOneAndUpdate(
     { _id: id, status: { $in: FROM.claim } },
     { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<TicketRow>();
   if (!after) throw await refusal(id, 'claim');
   await notify(ctx, after, `🙋 <@${actor.id}> claimed this ticket and will help you.`);
