@@ -1,4 +1,4 @@
-import { type ServiceContext, type ServiceEvent, Routes, type Stoppable } from '@guildhall/shared';
+import { Routes, type ServiceContext, type ServiceEvent, type Stoppable } from '@guildhall/shared';
 import type { APIUser } from 'discord-api-types/v10';
 import type { Dispatch } from './dispatch';
 import { caseCreated, serviceEventToJournal } from './journal/fromServiceEvents';
@@ -28,7 +28,11 @@ async function botUser(ctx: ServiceContext): Promise<string | null> {
  * one in order (`logs-journal`), and other services' events (`logs-service-events`: moderation cases, every
  * service's `settings.updated`, community's `forum.status`).
  */
-export async function startConsumers(ctx: ServiceContext, journal: Journal, opts: ConsumerOptions): Promise<Stoppable[]> {
+export async function startConsumers(
+  ctx: ServiceContext,
+  journal: Journal,
+  opts: ConsumerOptions,
+): Promise<Stoppable[]> {
   const botUserId = await botUser(ctx);
   const stopMessages = await ctx.bus.consumeBatches<Dispatch>(
     {
@@ -41,7 +45,11 @@ export async function startConsumers(ctx: ServiceContext, journal: Journal, opts
     (batch) => ingestMessages(journal, batch),
   );
   const stopJournal = await ctx.bus.consume<Dispatch>(
-    { stream: 'PLATFORM', durable: 'logs-journal', filterSubjects: JOURNAL_DISPATCHES.map((t) => `platform.dispatch.${t}`) },
+    {
+      stream: 'PLATFORM',
+      durable: 'logs-journal',
+      filterSubjects: JOURNAL_DISPATCHES.map((t) => `platform.dispatch.${t}`),
+    },
     (msg) => ingestPlatform(journal, botUserId, msg),
   );
   const stopServices = await ctx.bus.consume<ServiceEvent<Record<string, unknown>>>(
@@ -51,7 +59,8 @@ export async function startConsumers(ctx: ServiceContext, journal: Journal, opts
       filterSubjects: ['events.moderation.*.case.>', 'events.*.*.settings.updated', 'events.community.*.forum.status'],
     },
     async ({ data: event }) => {
-      if (event.type === 'settings.updated' || event.type === 'forum.status') return serviceEventToJournal(journal, event);
+      if (event.type === 'settings.updated' || event.type === 'forum.status')
+        return serviceEventToJournal(journal, event);
       const c = caseOf(event.data);
       if (!c) {
         ctx.logger.warn({ type: event.type, id: event.id }, 'case event without a Case in data; skipped');

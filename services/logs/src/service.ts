@@ -29,8 +29,15 @@ export const definition: ServiceDefinition<typeof env> = {
   env,
   routes: (ctx) => [...settingsRoutes(ctx), ...messageRoutes(), ...journalRoutes(ctx)],
   start: async (ctx) => {
-    const journal = new Journal(ctx.config.ACTOR_MATCH_WINDOW_MS, (event) => queuePost(event, ctx.config.LOG_POST_DELAY_MS));
-    const poster = startPoller('log-embeds', ctx.config.LOG_FLUSH_MS, () => flushPosts(ctx.platform, ctx.logger), ctx.logger);
+    const journal = new Journal(ctx.config.ACTOR_MATCH_WINDOW_MS, (event) =>
+      queuePost(event, ctx.config.LOG_POST_DELAY_MS),
+    );
+    const poster = startPoller(
+      'log-embeds',
+      ctx.config.LOG_FLUSH_MS,
+      () => flushPosts(ctx.platform, ctx.logger),
+      ctx.logger,
+    );
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
     return [poster, ...consumers, ...answerPeers(ctx)];
   },

@@ -1,5 +1,9 @@
 import type { JournalKind } from '@guildhall/shared';
-import { type APIAuditLogChange, AuditLogEvent, type GatewayGuildAuditLogEntryCreateDispatchData } from 'discord-api-types/v10';
+import {
+  type APIAuditLogChange,
+  AuditLogEvent,
+  type GatewayGuildAuditLogEntryCreateDispatchData,
+} from 'discord-api-types/v10';
 import { memberName, objectName } from '../snapshots/snapshots';
 import type { Journal } from './recordEvent';
 
@@ -83,7 +87,13 @@ export async function auditEntryCreated(
       extra: reason ? { reason } : {},
       receivedAt,
     });
-  const own = (kind: JournalKind, targetName: string | null, channel: string | null, data: Record<string, unknown>, suffix = '') =>
+  const own = (
+    kind: JournalKind,
+    targetName: string | null,
+    channel: string | null,
+    data: Record<string, unknown>,
+    suffix = '',
+  ) =>
     journal.record({
       guild,
       kind,
@@ -105,7 +115,13 @@ export async function auditEntryCreated(
     if (change(entry.changes, 'nick')) await source('member_nickname', target);
     const timeout = change(entry.changes, 'communication_disabled_until');
     if (timeout) {
-      await own('member_timeout', await memberName(guild, target), null, { until: timeout.new_value ?? null }, ':timeout');
+      await own(
+        'member_timeout',
+        await memberName(guild, target),
+        null,
+        { until: timeout.new_value ?? null },
+        ':timeout',
+      );
     }
     return;
   }
@@ -125,9 +141,14 @@ export async function auditEntryCreated(
       return;
     case 'webhook_create':
     case 'webhook_delete': {
-      const name = (change(entry.changes, 'name')?.[kind === 'webhook_create' ? 'new_value' : 'old_value'] as string | undefined) ?? null;
+      const name =
+        (change(entry.changes, 'name')?.[kind === 'webhook_create' ? 'new_value' : 'old_value'] as
+          | string
+          | undefined) ?? null;
       const channelChange = change(entry.changes, 'channel_id');
-      const channel = ((kind === 'webhook_create' ? channelChange?.new_value : channelChange?.old_value) as string | undefined) ?? null;
+      const channel =
+        ((kind === 'webhook_create' ? channelChange?.new_value : channelChange?.old_value) as string | undefined) ??
+        null;
       await own(kind, name, channel, { changes: changeList(entry.changes) });
       return;
     }

@@ -11,7 +11,10 @@ import { memberData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
 /** GUILD_MEMBER_ADD -> `member_join` (data: bot, accountCreatedAt, joinedAt). */
-export async function memberAdded(journal: Journal, dispatch: Dispatch<GatewayGuildMemberAddDispatchData>): Promise<void> {
+export async function memberAdded(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildMemberAddDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   if (!d.user) return;
   await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }));
@@ -27,7 +30,10 @@ export async function memberAdded(journal: Journal, dispatch: Dispatch<GatewayGu
 }
 
 /** GUILD_MEMBER_REMOVE -> `member_leave` (data: roles held, joinedAt, both from the snapshot when known). */
-export async function memberRemoved(journal: Journal, dispatch: Dispatch<GatewayGuildMemberRemoveDispatchData>): Promise<void> {
+export async function memberRemoved(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildMemberRemoveDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   const before = await deleteSnapshot(d.guild_id, 'member', d.user.id);
   await journal.record({
@@ -46,7 +52,10 @@ export async function memberRemoved(journal: Journal, dispatch: Dispatch<Gateway
  * nickname changed -> `member_nickname` (data: before, after); pending true -> false -> `verify`. Timeouts are
  * journaled from the audit-log entry (`member_timeout`). A member seen for the first time is only snapshotted.
  */
-export async function memberUpdated(journal: Journal, dispatch: Dispatch<GatewayGuildMemberUpdateDispatchData>): Promise<void> {
+export async function memberUpdated(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildMemberUpdateDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
   const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after);
@@ -80,7 +89,10 @@ export async function memberUpdated(journal: Journal, dispatch: Dispatch<Gateway
 }
 
 /** GUILD_BAN_ADD / GUILD_BAN_REMOVE -> `member_ban` / `member_unban` (actor and `reason` from the audit log). */
-export async function banChanged(journal: Journal, dispatch: Dispatch<GatewayGuildBanModifyDispatchData>): Promise<void> {
+export async function banChanged(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildBanModifyDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   await journal.record({
     guild: d.guild_id,

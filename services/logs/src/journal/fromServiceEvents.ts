@@ -45,14 +45,17 @@ function snowflake(v: unknown): string | null {
  * plus the event's data); `forum.status` from community -> `forum_status` (target = `data.thread`, channel =
  * `data.forum` or the thread; actor = `data.actor`; data: the event's data).
  */
-export async function serviceEventToJournal(journal: Journal, event: ServiceEvent<Record<string, unknown>>): Promise<void> {
+export async function serviceEventToJournal(
+  journal: Journal,
+  event: ServiceEvent<Record<string, unknown>>,
+): Promise<void> {
   const d = event.data ?? {};
   const forum = event.type === 'forum.status';
   await journal.record({
     guild: event.guild,
     kind: forum ? 'forum_status' : 'settings_update',
     target: forum ? snowflake(d.thread) : null,
-    targetName: forum ? str(d.title) ?? str(d.threadName) : null,
+    targetName: forum ? (str(d.title) ?? str(d.threadName)) : null,
     channel: forum ? (snowflake(d.forum) ?? snowflake(d.thread)) : null,
     data: { ...d, service: event.service },
     dedupe: `service:${event.id}`,

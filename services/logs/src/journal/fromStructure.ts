@@ -28,7 +28,10 @@ const THREAD_FIELDS = ['archived', 'locked', 'auto_archive_duration', 'invitable
 type Obj = Record<string, unknown>;
 
 /** GUILD_ROLE_CREATE/UPDATE -> `role_create` (data: the role) / `role_update` (data: before, after, changes). */
-export async function roleChanged(journal: Journal, dispatch: Dispatch<GatewayGuildRoleModifyDispatchData>): Promise<void> {
+export async function roleChanged(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildRoleModifyDispatchData>,
+): Promise<void> {
   const { guild_id: guild, role } = dispatch.d;
   const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj);
   const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: dispatchKey(dispatch) };
@@ -37,11 +40,15 @@ export async function roleChanged(journal: Journal, dispatch: Dispatch<GatewayGu
     return;
   }
   const keys = changedKeys(prev.data, role as unknown as Obj);
-  if (keys.length) await journal.record({ ...base, kind: 'role_update', data: diffData(prev.data, role as unknown as Obj, keys) });
+  if (keys.length)
+    await journal.record({ ...base, kind: 'role_update', data: diffData(prev.data, role as unknown as Obj, keys) });
 }
 
 /** GUILD_ROLE_DELETE -> `role_delete` (data: the role as last seen, null when never seen; undoable). */
-export async function roleDeleted(journal: Journal, dispatch: Dispatch<GatewayGuildRoleDeleteDispatchData>): Promise<void> {
+export async function roleDeleted(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildRoleDeleteDispatchData>,
+): Promise<void> {
   const { guild_id: guild, role_id } = dispatch.d;
   const prev = await deleteSnapshot(guild, 'role', role_id);
   await journal.record({
@@ -67,11 +74,20 @@ function channelView(c: Obj): Obj {
  * before, after, changes; permission overwrites excluded: see `overwrite_update`), `channel_delete` (data: channel
  * as last seen; undoable).
  */
-export async function channelChanged(journal: Journal, dispatch: Dispatch<GatewayChannelModifyDispatchData>): Promise<void> {
+export async function channelChanged(
+  journal: Journal,
+  dispatch: Dispatch<GatewayChannelModifyDispatchData>,
+): Promise<void> {
   const channel = dispatch.d as unknown as Obj & { id: string; guild_id?: string; name?: string };
   const guild = channel.guild_id;
   if (!guild) return;
-  const base = { guild, target: channel.id, targetName: channel.name ?? null, channel: channel.id, dedupe: dispatchKey(dispatch) };
+  const base = {
+    guild,
+    target: channel.id,
+    targetName: channel.name ?? null,
+    channel: channel.id,
+    dedupe: dispatchKey(dispatch),
+  };
   if (dispatch.t === 'CHANNEL_DELETE') {
     const prev = await deleteSnapshot(guild, 'channel', channel.id);
     await journal.record({ ...base, kind: 'channel_delete', data: { channel: prev?.data ?? channel } });
@@ -90,7 +106,10 @@ export async function channelChanged(journal: Journal, dispatch: Dispatch<Gatewa
 }
 
 /** GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`). */
-export async function guildUpdated(journal: Journal, dispatch: Dispatch<GatewayGuildModifyDispatchData>): Promise<void> {
+export async function guildUpdated(
+  journal: Journal,
+  dispatch: Dispatch<GatewayGuildModifyDispatchData>,
+): Promise<void> {
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
   const after = guildData(d);
   const prev = await putSnapshot(d.id, 'guild', d.id, after);
@@ -119,7 +138,9 @@ export async function expressionsUpdated(
 ): Promise<void> {
   const type = dispatch.t === 'GUILD_EMOJIS_UPDATE' ? 'emoji' : 'sticker';
   const guild = dispatch.d.guild_id;
-  const items = ('emojis' in dispatch.d ? dispatch.d.emojis : dispatch.d.stickers) as unknown as Array<Obj & { id: string; name: string }>;
+  const items = ('emojis' in dispatch.d ? dispatch.d.emojis : dispatch.d.stickers) as unknown as Array<
+    Obj & { id: string; name: string }
+  >;
   const known = new Map((await listSnapshots(guild, type)).map((s) => [s.id, s.data]));
   const key = dispatchKey(dispatch);
   for (const item of items) {
@@ -129,7 +150,8 @@ export async function expressionsUpdated(
     if (!before) await journal.record({ ...base, kind: 'expression_create', data: { type, item } });
     else {
       const keys = changedKeys(before, item, new Set(['available']));
-      if (keys.length) await journal.record({ ...base, kind: 'expression_update', data: { type, ...diffData(before, item, keys) } });
+      if (keys.length)
+        await journal.record({ ...base, kind: 'expression_update', data: { type, ...diffData(before, item, keys) } });
     }
   }
   const current = new Set(items.map((i) => i.id));

@@ -1,5 +1,9 @@
 import type { BusMessage } from '@guildhall/shared';
-import type { GatewayDispatchPayload, GatewayGuildAuditLogEntryCreateDispatchData, GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
+import type {
+  GatewayDispatchPayload,
+  GatewayGuildAuditLogEntryCreateDispatchData,
+  GatewayGuildCreateDispatchData,
+} from 'discord-api-types/v10';
 import type { Dispatch } from '../dispatch';
 import { ingestGuildCreate } from '../snapshots/ingestGuildCreate';
 import { auditEntryCreated } from './fromAuditEntry';
@@ -32,7 +36,11 @@ export const JOURNAL_DISPATCHES = [
 ] as const;
 
 /** Routes one platform dispatch to the code that snapshots and journals it. */
-export async function ingestPlatform(journal: Journal, botUserId: string | null, msg: BusMessage<Dispatch>): Promise<void> {
+export async function ingestPlatform(
+  journal: Journal,
+  botUserId: string | null,
+  msg: BusMessage<Dispatch>,
+): Promise<void> {
   const dispatch = msg.data as Dispatch<never> & { t: GatewayDispatchPayload['t'] };
   switch (dispatch.t) {
     case 'GUILD_CREATE':

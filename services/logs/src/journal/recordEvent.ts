@@ -74,10 +74,11 @@ export class Journal {
    * `source._id`. Returns the updated event, or null when none matched yet (a later event will claim the source).
    */
   async addSource(source: Omit<SourceRow, 'claimedBy'>): Promise<EventRow | null> {
+    const { _id, ...fields } = source;
     const stored = await ActorSourceModel.findOneAndUpdate(
-      { _id: source._id },
-      { $setOnInsert: { ...source, claimedBy: null } },
-      { upsert: true, new: true },
+      { _id },
+      { $setOnInsert: { ...fields, claimedBy: null } },
+      { upsert: true, returnDocument: 'after' },
     ).lean<SourceRow>();
     if (!stored || stored.claimedBy) return null;
     const rank = ACTOR_RANK[source.source];
@@ -86,7 +87,10 @@ export class Journal {
       kind: source.kind,
       target: source.target,
       actorRank: { $lt: rank },
-      at: { $gte: new Date(source.receivedAt.getTime() - this.windowMs), $lte: new Date(source.receivedAt.getTime() + this.windowMs) },
+      at: {
+        $gte: new Date(source.receivedAt.getTime() - this.windowMs),
+        $lte: new Date(source.receivedAt.getTime() + this.windowMs),
+      },
     })
       .sort({ at: -1 })
       .limit(5)
@@ -110,7 +114,10 @@ export class Journal {
       kind: event.kind,
       target: event.target,
       claimedBy: null,
-      receivedAt: { $gte: new Date(event.at.getTime() - this.windowMs), $lte: new Date(event.at.getTime() + this.windowMs) },
+      receivedAt: {
+        $gte: new Date(event.at.getTime() - this.windowMs),
+        $lte: new Date(event.at.getTime() + this.windowMs),
+      },
     }).lean<SourceRow[]>();
     sources.sort((a, b) => ACTOR_RANK[b.source] - ACTOR_RANK[a.source]);
     let current: EventRow = event;
@@ -137,7 +144,7 @@ export class Journal {
     return JournalEventModel.findOneAndUpdate(
       { _id: event._id, actorRank: { $lt: rank } },
       { $set: set },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean<EventRow>();
   }
 }

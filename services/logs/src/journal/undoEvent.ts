@@ -1,5 +1,5 @@
 import { conflict, notFound, platformProblem, type REST, Routes } from '@guildhall/shared';
-import type { RESTPostAPIGuildChannelJSONBody, RESTPostAPIGuildRoleJSONBody } from 'discord-api-types/v10';
+import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { getSnapshot } from '../snapshots/snapshots';
 import { type EventRow, JournalEventModel } from './model';
 
@@ -13,7 +13,13 @@ const STALE_UNDO_MS = 60_000;
  * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`undoing`), so two callers never both act.
  * Throws 404 (unknown), 409 (not undoable, already undone, in progress, no snapshot), 502 (platform refused).
  */
-export async function undoEvent(platform: REST, guild: string, id: string, by: string, reason: string): Promise<EventRow> {
+export async function undoEvent(
+  platform: REST,
+  guild: string,
+  id: string,
+  by: string,
+  reason: string,
+): Promise<EventRow> {
   const event = await JournalEventModel.findOne({ _id: id, guild }).lean<EventRow>();
   if (!event) throw notFound(`Journal event ${id} does not exist in this guild`);
   if (!(UNDOABLE_KINDS as readonly string[]).includes(event.kind)) {
@@ -23,7 +29,7 @@ export async function undoEvent(platform: REST, guild: string, id: string, by: s
   const claimed = await JournalEventModel.findOneAndUpdate(
     { _id: id, undoneAt: null, $or: [{ undoing: null }, { undoing: { $lt: new Date(Date.now() - STALE_UNDO_MS) } }] },
     { $set: { undoing: new Date() } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<EventRow>();
   if (!claimed) throw conflict(`Journal event ${id} is being undone or was already undone`);
   let undoneAs: string;
@@ -36,7 +42,7 @@ export async function undoEvent(platform: REST, guild: string, id: string, by: s
   const done = await JournalEventModel.findOneAndUpdate(
     { _id: id },
     { $set: { undoneBy: by, undoneAt: new Date(), undoneAs, undoing: null } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean<EventRow>();
   if (!done) throw notFound(`Journal event ${id} vanished during undo`);
   return done;
@@ -51,28 +57,43 @@ async function revert(platform: REST, event: EventRow, reason: string): Promise<
       return 'unban';
     case 'member_timeout':
       await call(
-        () => platform.patch(Routes.guildMember(event.guild, target), { body: { communication_disabled_until: null }, reason }),
+        () =>
+          platform.patch(Routes.guildMember(event.guild, target), {
+            body: { communication_disabled_until: null },
+            reason,
+          }),
         'lift the timeout',
       );
       return 'timeout_removed';
     case 'role_delete': {
       const role = (await getSnapshot(event.guild, 'role', target))?.data;
+      // The platform's OpenAPI description types `permissions` of role creation as an integer (all bits < 2^53).
       if (!role) throw conflict(`No snapshot of role ${target} is stored, so it cannot be re-created`);
-      const body: RESTPostAPIGuildRoleJSONBody = {
+      const body = {
         name: String(role.name),
-        permissions: String(role.permissions ?? '0'),
+        permissions: Number(role.permissions ?? 0),
         color: Number(role.color ?? 0),
         hoist: Boolean(role.hoist),
         mentionable: Boolean(role.mentionable),
       };
-      const created = await call(() => platform.post(Routes.guildRoles(event.guild), { body, reason }), 're-create the role');
+      const created = await call(
+        () => platform.post(Routes.guildRoles(event.guild), { body, reason }),
+        're-create the role',
+      );
       return (created as { id: string }).id;
     }
     default: {
       const channel = (await getSnapshot(event.guild, 'channel', target))?.data;
       if (!channel) throw conflict(`No snapshot of channel ${target} is stored, so it cannot be re-created`);
       const body: Record<string, unknown> = { name: channel.name, type: channel.type };
-      for (const field of ['topic', 'parent_id', 'position', 'permission_overwrites', 'nsfw', 'rate_limit_per_user'] as const) {
+      for (const field of [
+        'topic',
+        'parent_id',
+        'position',
+        'permission_overwrites',
+        'nsfw',
+        'rate_limit_per_user',
+      ] as const) {
         if (channel[field] !== undefined && channel[field] !== null) body[field] = channel[field];
       }
       if (typeof body.parent_id === 'string') {
@@ -80,7 +101,8 @@ async function revert(platform: REST, event: EventRow, reason: string): Promise<
         if (!parent || parent.deleted) delete body.parent_id;
       }
       const created = await call(
-        () => platform.post(Routes.guildChannels(event.guild), { body: body as RESTPostAPIGuildChannelJSONBody, reason }),
+        () =>
+          platform.post(Routes.guildChannels(event.guild), { body: body as RESTPostAPIGuildChannelJSONBody, reason }),
         're-create the channel',
       );
       return (created as { id: string }).id;

@@ -1,5 +1,4 @@
 import type { BusMessage } from '@guildhall/shared';
-import type { Collection } from 'mongodb';
 import {
   type GatewayMessageCreateDispatchData,
   type GatewayMessageDeleteBulkDispatchData,
@@ -7,6 +6,7 @@ import {
   type GatewayMessageUpdateDispatchData,
   MessageReferenceType,
 } from 'discord-api-types/v10';
+import type { Collection } from 'mongodb';
 import { type Dispatch, dispatchKey, displayName } from '../dispatch';
 import { snowflakeTime, sortKey } from '../ids';
 import type { Journal } from '../journal/recordEvent';
@@ -15,7 +15,12 @@ import type { SettingsRow } from '../settings/model';
 import { MessageModel, type MessageRow } from './model';
 
 /** The dispatches this module stores. */
-export const MESSAGE_DISPATCHES = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK'] as const;
+export const MESSAGE_DISPATCHES = [
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+] as const;
 
 /**
  * Handles a batch of message dispatches in stream order: runs of MESSAGE_CREATE are written with one unordered
@@ -36,8 +41,10 @@ export async function ingestMessages(journal: Journal, batch: BusMessage<Dispatc
       continue;
     }
     await flushCreates();
-    if (dispatch.t === 'MESSAGE_UPDATE') await applyEdit(journal, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
-    else if (dispatch.t === 'MESSAGE_DELETE') await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
+    if (dispatch.t === 'MESSAGE_UPDATE')
+      await applyEdit(journal, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
+    else if (dispatch.t === 'MESSAGE_DELETE')
+      await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
     else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
       await applyBulkDelete(journal, dispatch as Dispatch<GatewayMessageDeleteBulkDispatchData>);
     }
@@ -54,7 +61,8 @@ async function toRow(d: GatewayMessageCreateDispatchData): Promise<MessageRow | 
   const bot = Boolean(d.author.bot || d.webhook_id);
   if (ignored(await cachedSettings(d.guild_id), d.channel_id, bot)) return null;
   const reference = d.message_reference;
-  const isReply = reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
+  const isReply =
+    reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
   return {
     _id: d.id,
     key: sortKey(d.id),
@@ -80,7 +88,8 @@ async function insertNew(rows: MessageRow[]): Promise<void> {
   } catch (err) {
     const writeErrors = (err as { writeErrors?: Array<{ code?: number; err?: { code?: number } }> }).writeErrors;
     const codes = (writeErrors ?? []).map((e) => e.code ?? e.err?.code);
-    const onlyDuplicates = (err as { code?: number }).code === 11000 || (codes.length > 0 && codes.every((c) => c === 11000));
+    const onlyDuplicates =
+      (err as { code?: number }).code === 11000 || (codes.length > 0 && codes.every((c) => c === 11000));
     if (!onlyDuplicates) throw err;
   }
 }
@@ -94,7 +103,7 @@ async function applyEdit(journal: Journal, dispatch: Dispatch<GatewayMessageUpda
   const before = await MessageModel.findOneAndUpdate(
     { _id: d.id, guild: d.guild_id, content: { $ne: d.content } },
     { $set: set },
-    { new: false },
+    { returnDocument: 'before' },
   ).lean<MessageRow>();
   if (!before) {
     if (d.author && !(await MessageModel.exists({ _id: d.id }))) {
@@ -122,7 +131,7 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
   const before = await MessageModel.findOneAndUpdate(
     { _id: d.id, guild: d.guild_id, deletedAt: null },
     { $set: { deletedAt } },
-    { new: false },
+    { returnDocument: 'before' },
   ).lean<MessageRow>();
   if (!before) return;
   await journal.record({
@@ -143,13 +152,18 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
   });
 }
 
-async function applyBulkDelete(journal: Journal, dispatch: Dispatch<GatewayMessageDeleteBulkDispatchData>): Promise<void> {
+async function applyBulkDelete(
+  journal: Journal,
+  dispatch: Dispatch<GatewayMessageDeleteBulkDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   if (!d.guild_id) return;
   const settings = await cachedSettings(d.guild_id);
   if (settings.ignoredChannels.includes(d.channel_id)) return;
   const deletedAt = new Date();
-  const known = await MessageModel.find({ _id: { $in: d.ids }, guild: d.guild_id, deletedAt: null }).lean<MessageRow[]>();
+  const known = await MessageModel.find({ _id: { $in: d.ids }, guild: d.guild_id, deletedAt: null }).lean<
+    MessageRow[]
+  >();
   if (known.length) {
     await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
   }

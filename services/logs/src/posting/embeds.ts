@@ -43,7 +43,10 @@ function describe(event: EventRow): string {
       if (Array.isArray(changes) && changes.length && typeof changes[0] === 'string') {
         const before = (d.before ?? {}) as Record<string, unknown>;
         const after = (d.after ?? {}) as Record<string, unknown>;
-        return clip(changes.map((k: string) => `**${k}:** ${clip(show(before[k]), 80)} → ${clip(show(after[k]), 80)}`).join('\n'), 600);
+        return clip(
+          changes.map((k: string) => `**${k}:** ${clip(show(before[k]), 80)} → ${clip(show(after[k]), 80)}`).join('\n'),
+          600,
+        );
       }
       return '';
     }
@@ -53,9 +56,15 @@ function describe(event: EventRow): string {
 /** The log embed of a journal event (title = kind, actor/target/channel fields, reason, time, event id). */
 export function eventEmbed(event: EventRow): APIEmbed {
   const fields = [{ name: 'Actor', value: clip(who(event.actor, event.actorName), 200), inline: true }];
-  if (event.target) fields.push({ name: 'Target', value: clip(`${event.targetName ?? ''} (${event.target})`.trim(), 200), inline: true });
+  if (event.target)
+    fields.push({
+      name: 'Target',
+      value: clip(`${event.targetName ?? ''} (${event.target})`.trim(), 200),
+      inline: true,
+    });
   if (event.channel) fields.push({ name: 'Channel', value: `<#${event.channel}>`, inline: true });
-  if (typeof event.data.reason === 'string') fields.push({ name: 'Reason', value: clip(event.data.reason, 300), inline: false });
+  if (typeof event.data.reason === 'string')
+    fields.push({ name: 'Reason', value: clip(event.data.reason, 300), inline: false });
   const description = describe(event);
   return {
     title: event.kind.replace(/_/g, ' '),

@@ -30,7 +30,11 @@ export async function flushPosts(platform: REST, logger: Logger): Promise<void> 
   if (!due.length) return;
   const claim = randomUUID();
   await PostModel.updateMany(
-    { _id: { $in: due.map((r) => r._id) }, postedAt: null, $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }] },
+    {
+      _id: { $in: due.map((r) => r._id) },
+      postedAt: null,
+      $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }],
+    },
     { $set: { claim, claimedAt: now } },
   );
   const mine = await PostModel.find({ claim }).sort({ dueAt: 1 }).lean<PostRow[]>();
@@ -72,13 +76,20 @@ async function postGroup(
   group: Array<{ row: PostRow; embed: APIEmbed }>,
 ): Promise<void> {
   const ids = group.map((g) => g.row._id);
-  const body: RESTPostAPIChannelMessageJSONBody = { embeds: group.map((g) => g.embed), allowed_mentions: { parse: [] } };
+  const body: RESTPostAPIChannelMessageJSONBody = {
+    embeds: group.map((g) => g.embed),
+    allowed_mentions: { parse: [] },
+  };
   try {
     const message = (await platform.post(Routes.channelMessages(channel), { body })) as APIMessage;
-    await PostModel.updateMany({ _id: { $in: ids } }, { $set: { postedAt: new Date(), message: message.id, claim: null } });
+    await PostModel.updateMany(
+      { _id: { $in: ids } },
+      { $set: { postedAt: new Date(), message: message.id, claim: null } },
+    );
   } catch (err) {
     const failure = platformFailure(err);
-    const giveUp = isPlatformNotFound(err) || failure.status === 403 || group.every((g) => g.row.attempts + 1 >= MAX_ATTEMPTS);
+    const giveUp =
+      isPlatformNotFound(err) || failure.status === 403 || group.every((g) => g.row.attempts + 1 >= MAX_ATTEMPTS);
     logger.warn({ channel, failure, giveUp }, 'posting log embeds failed');
     await PostModel.updateMany(
       { _id: { $in: ids } },

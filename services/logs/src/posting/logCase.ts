@@ -1,4 +1,4 @@
-import { Case, type Logger, type Outbox, type REST, Routes, type CaseLoggedEvent } from '@guildhall/shared';
+import { Case, type CaseLoggedEvent, type Logger, type Outbox, type REST, Routes } from '@guildhall/shared';
 import type { APIMessage } from 'discord-api-types/v10';
 import type { z } from 'zod';
 import { cachedSettings } from '../settings/getSettings';
@@ -27,7 +27,7 @@ export async function logNewCase(deps: { platform: REST; outbox: Outbox }, c: Ca
   const existing = await CaseLogModel.findOneAndUpdate(
     { _id: id },
     { $setOnInsert: { guild: c.guild, caseNumber: c.number, channel, message: null, updatedAt: new Date() } },
-    { upsert: true, new: false },
+    { upsert: true, returnDocument: 'before' },
   ).lean<CaseLogRow>();
   if (existing?.message) return;
   const target = existing?.channel ?? channel;

@@ -34,7 +34,10 @@ const postSchema = new Schema<PostRow>(
   { versionKey: false, collection: 'posts' },
 );
 postSchema.index({ postedAt: 1, dueAt: 1 });
-postSchema.index({ postedAt: 1 }, { expireAfterSeconds: 24 * 3600, partialFilterExpression: { postedAt: { $type: 'date' } } });
+postSchema.index(
+  { postedAt: 1 },
+  { expireAfterSeconds: 24 * 3600, partialFilterExpression: { postedAt: { $type: 'date' } } },
+);
 
 export const PostModel = mongoose.models.LogPost ?? mongoose.model<PostRow>('LogPost', postSchema);
 

@@ -1,4 +1,5 @@
 import {
+  badRequest,
   type FeaturesReply,
   type FeaturesRequest,
   type MemberHistoryReply,
@@ -6,7 +7,6 @@ import {
   RPC,
   type ServiceContext,
   type Stoppable,
-  badRequest,
 } from '@guildhall/shared';
 import { eventsAboutUser } from '../journal/listJournal';
 import { toJournalEvent } from '../journal/toJournalEvent';

@@ -1,4 +1,4 @@
-import { type SettingsRow, Settings } from './model';
+import { Settings, type SettingsRow } from './model';
 
 /** How long a guild's settings are reused from memory by the ingest path, in ms (other replicas' changes show up within this). */
 const CACHE_MS = 5_000;

@@ -1,15 +1,15 @@
 import {
   badRequest,
-  type FieldError,
-  type Outbox,
   type EventBus,
+  type FieldError,
   type LogSettingsUpdatedEvent,
+  type Outbox,
   RPC,
   type StructureReply,
   type StructureRequest,
 } from '@guildhall/shared';
 import { loadSettings, rememberSettings } from './getSettings';
-import { type SettingsRow, Settings } from './model';
+import { Settings, type SettingsRow } from './model';
 
 /** The body of `PUT /logs` (destinations: absent = keep, null = off). */
 export interface SettingsInput {
@@ -44,14 +44,16 @@ export async function putSettings(
   const kinds = new Map(structure.channels.map((c) => [c.id, c.kind]));
   const errors: FieldError[] = [];
   input.ignoredChannels.forEach((id, i) => {
-    if (!kinds.has(id)) errors.push({ field: `body.ignoredChannels.${i}`, message: `channel ${id} is not in this guild` });
+    if (!kinds.has(id))
+      errors.push({ field: `body.ignoredChannels.${i}`, message: `channel ${id} is not in this guild` });
   });
   for (const field of DESTINATIONS) {
     const id = input[field];
     if (!id) continue;
     const kind = kinds.get(id);
     if (!kind) errors.push({ field: `body.${field}`, message: `channel ${id} is not in this guild` });
-    else if (!POSTABLE.has(kind)) errors.push({ field: `body.${field}`, message: `channel ${id} is a ${kind} channel, not a text channel` });
+    else if (!POSTABLE.has(kind))
+      errors.push({ field: `body.${field}`, message: `channel ${id} is a ${kind} channel, not a text channel` });
   }
   if (errors.length) throw badRequest('Some channels are not usable in this guild', errors);
 
@@ -62,7 +64,11 @@ export async function putSettings(
     updatedAt: new Date(),
   };
   for (const field of DESTINATIONS) if (input[field] !== undefined) set[field] = input[field] ?? null;
-  const row = await Settings.findOneAndUpdate({ _id: guild }, { $set: set }, { upsert: true, new: true }).lean<SettingsRow>();
+  const row = await Settings.findOneAndUpdate(
+    { _id: guild },
+    { $set: set },
+    { upsert: true, returnDocument: 'after' },
+  ).lean<SettingsRow>();
   if (!row) throw new Error(`settings of ${guild} vanished after upsert`);
   rememberSettings(row);
 

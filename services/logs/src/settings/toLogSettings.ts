@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { LogSettings } from '@guildhall/shared';
+import type { z } from 'zod';
 import type { SettingsRow } from './model';
 
 /** Stored settings -> the `LogSettings` API shape. */

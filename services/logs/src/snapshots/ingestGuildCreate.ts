@@ -11,14 +11,26 @@ export async function ingestGuildCreate(d: GatewayGuildCreateDispatchData): Prom
   const guild = d.id;
   await putSnapshot(guild, 'guild', guild, guildData(d as unknown as Record<string, unknown>));
   const asData = (o: object) => o as Record<string, unknown>;
-  await replaceSnapshots(guild, 'role', d.roles.map((r) => ({ id: r.id, data: asData(r) })));
+  await replaceSnapshots(
+    guild,
+    'role',
+    d.roles.map((r) => ({ id: r.id, data: asData(r) })),
+  );
   await replaceSnapshots(
     guild,
     'channel',
     [...(d.channels ?? []), ...(d.threads ?? [])].map((c) => ({ id: c.id, data: asData({ ...c, guild_id: guild }) })),
   );
-  await replaceSnapshots(guild, 'emoji', d.emojis.filter((e) => e.id).map((e) => ({ id: e.id as string, data: asData(e) })));
-  await replaceSnapshots(guild, 'sticker', (d.stickers ?? []).map((s) => ({ id: s.id, data: asData(s) })));
+  await replaceSnapshots(
+    guild,
+    'emoji',
+    d.emojis.filter((e) => e.id).map((e) => ({ id: e.id as string, data: asData(e) })),
+  );
+  await replaceSnapshots(
+    guild,
+    'sticker',
+    (d.stickers ?? []).map((s) => ({ id: s.id, data: asData(s) })),
+  );
   await replaceSnapshots(
     guild,
     'member',

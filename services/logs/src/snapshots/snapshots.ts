@@ -16,7 +16,7 @@ export async function putSnapshot(
   return Snapshot.findOneAndUpdate(
     { _id: snapshotId(guild, kind, id) },
     { $set: { guild, kind, id, data, deleted: false, updatedAt: new Date() } },
-    { upsert: true, new: false },
+    { upsert: true, returnDocument: 'before' },
   ).lean<SnapshotRow>();
 }
 
@@ -25,7 +25,7 @@ export async function deleteSnapshot(guild: string, kind: SnapshotKind, id: stri
   return Snapshot.findOneAndUpdate(
     { _id: snapshotId(guild, kind, id) },
     { $set: { deleted: true, updatedAt: new Date() } },
-    { new: false },
+    { returnDocument: 'before' },
   ).lean<SnapshotRow>();
 }
 

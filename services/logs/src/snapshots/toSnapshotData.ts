@@ -33,7 +33,9 @@ export function guildData(d: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The member facts the snapshot keeps (names, roles, screening and timeout state). */
-export function memberData(m: Partial<APIGuildMember> & { user: NonNullable<APIGuildMember['user']> }): Record<string, unknown> {
+export function memberData(
+  m: Partial<APIGuildMember> & { user: NonNullable<APIGuildMember['user']> },
+): Record<string, unknown> {
   return {
     name: displayName(m.user, m.nick),
     username: m.user.username,
@@ -53,7 +55,9 @@ export function changedKeys(
   ignore: ReadonlySet<string> = new Set(),
 ): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => !ignore.has(k) && JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null));
+  return [...keys].filter(
+    (k) => !ignore.has(k) && JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null),
+  );
 }
 
 /** `{before, after, changes}` restricted to the changed keys (the `data` of update events). */
