@@ -433,3 +433,72 @@ describe('ticket messages', () => {
     expect(all.some((m: any) => m.content === 'elsewhere')).toBe(false);
   });
 });
+
+describe('platform refusals and quiet staff', () => {
+  let openNumber = 0;
+
+  it('answers 502 and keeps nothing when the platform refuses the thread', async () => {
+    const type = await h.call('POST', `${base()}/types`, { body: { name: 'Appeal', oneOpen: true } });
+    h.fake.failNext('POST', '/channels/{channel_id}/threads', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
+    const refused = await h.call('POST', base(), { body: { type: type.body.id, opener: h.seed.ids.owner } });
+    expect(refused.status).toBe(502);
+    expect(refused.body.detail).toContain('50013');
+    const retried = await h.call('POST', base(), { body: { type: type.body.id, opener: h.seed.ids.owner } });
+    expect(retried.status).toBe(201);
+    openNumber = retried.body.number;
+    const gap = await h.call('GET', `${base()}/${retried.body.number - 1}`);
+    expect(gap.status).toBe(404);
+  });
+
+  it('puts the thread back when locking is refused, and refreshes the panel when types change', async () => {
+    const open = (await h.call('GET', `${base()}/${openNumber}`)).body.ticket;
+    expect(open.status).toBe('open');
+    h.fake.failNext('PATCH', '/channels/{channel_id}', { status: 403, code: 50013, message: 'Missing Permissions' });
+    const refused = await h.call('POST', `${base()}/${openNumber}/close`, { body: {} });
+    expect(refused.status).toBe(502);
+    expect((await h.call('GET', `${base()}/${openNumber}`)).body.ticket).toMatchObject({
+      status: 'open',
+      closedAt: null,
+    });
+    const blocked = await h.call('POST', base(), { body: { type: open.type, opener: h.seed.ids.owner } });
+    expect(blocked.status).toBe(409);
+
+    const edits = () => calls('PATCH', '/channels/{channel_id}/messages/{message_id}').length;
+    const before = edits();
+    const created = await h.call('POST', `${base()}/types`, {
+      body: { name: 'Partnership', emoji: '<:partner:123456789012345678>' },
+    });
+    expect(created.status).toBe(201);
+    expect(edits()).toBe(before + 1);
+    const panel = calls('PATCH', '/channels/{channel_id}/messages/{message_id}').at(-1)!.body as any;
+    const buttons = panel.components.flatMap((row: any) => row.components);
+    expect(buttons.at(-1)).toMatchObject({
+      custom_id: `ticket:open:${created.body.id}`,
+      emoji: { id: '123456789012345678', name: 'partner', animated: false },
+    });
+  });
+
+  it('adds staff roles without a ping when pingStaff is off (mention added by an edit)', async () => {
+    expect((await h.call('PATCH', `${base()}/settings`, { body: { pingStaff: false } })).status).toBe(200);
+    const type = await h.call('POST', `${base()}/types`, {
+      body: { name: 'Quiet', oneOpen: false, staffRoles: [h.seed.ids.moderatorRole] },
+    });
+    const opened = await h.call('POST', base(), { body: { type: type.body.id } });
+    expect(opened.status).toBe(201);
+    const post = calls('POST', '/channels/{channel_id}/messages').find(
+      (c) => c.path === `/channels/${opened.body.thread}/messages`,
+    )!;
+    expect((post.body as any).content).not.toContain('<@&');
+    expect((post.body as any).allowed_mentions.roles).toEqual([]);
+    const edit = calls('PATCH', '/channels/{channel_id}/messages/{message_id}').find((c) =>
+      c.path.startsWith(`/channels/${opened.body.thread}/messages/`),
+    )!;
+    expect((edit.body as any).content).toContain(`<@&${h.seed.ids.moderatorRole}>`);
+    expect((edit.body as any).allowed_mentions.roles).toEqual([h.seed.ids.moderatorRole]);
+    h.fake.assertNoViolations();
+  });
+});
