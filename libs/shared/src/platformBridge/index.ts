@@ -1,0 +1,4 @@
+export * from './bridge';
+export * from './intents';
+export * from './replay';
+export * from './replayLine';
