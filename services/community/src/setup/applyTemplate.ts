@@ -10,6 +10,7 @@ import { type PlaceSpec, TEMPLATES } from './templates';
 
 type Applied = z.infer<typeof AppliedPlace>;
 
+/** Permissions the bot's role keeps on gated channels (small bits: the platform's schema takes integers here). */
 const STAFF_VIEW =
   PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory;
 
@@ -23,12 +24,12 @@ function channelBody(structure: StructureDoc, place: PlaceSpec, gate: boolean) {
             {
               id: structure._id,
               type: OverwriteType.Role,
-              allow: '0',
-              deny: PermissionFlagsBits.ViewChannel.toString(),
+              allow: 0,
+              deny: Number(PermissionFlagsBits.ViewChannel),
             },
             ...structure.botRoles
               .slice(0, 1)
-              .map((id) => ({ id, type: OverwriteType.Role, allow: STAFF_VIEW.toString(), deny: '0' })),
+              .map((id) => ({ id, type: OverwriteType.Role, allow: Number(STAFF_VIEW), deny: 0 })),
           ],
         }
       : {}),
@@ -65,7 +66,7 @@ export async function applyTemplate(
       try {
         if (place.kind === 'role') {
           const role = (await ctx.platform.post(Routes.guildRoles(guild), {
-            body: { name: place.name, permissions: '0', mentionable: true },
+            body: { name: place.name, permissions: 0, mentionable: true },
             reason,
           })) as APIRole;
           structure =
