@@ -37,7 +37,7 @@ export async function redeemCode(ctx: BillingContext, guild: string, input: stri
   const claimed = await PromoCodeModel.findOneAndUpdate(
     { _id: code, usedAt: null, revoked: false },
     { $set: { usedAt: now, usedBy: memberRef(identity), usedByUser: identity.sub, usedGuild: guild } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!claimed) throw conflict('This promo code was already used');
   await GrantModel.create({

@@ -21,7 +21,7 @@ export async function revokeCode(
   const row = await PromoCodeModel.findOneAndUpdate(
     { _id: code, batch: batchId, revoked: false },
     { $set: { revoked: true, revokedAt: new Date(), revokedBy: staffRef(identity) } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!row) {
     const exists = await PromoCodeModel.exists({ _id: code, batch: batchId });

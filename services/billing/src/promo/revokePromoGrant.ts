@@ -12,7 +12,7 @@ export async function revokePromoGrant(ctx: BillingContext, code: string, reason
   const grant = await GrantModel.findOneAndUpdate(
     { source: 'promo', ref: code, status: { $ne: 'revoked' } },
     { $set: { status: 'revoked', updatedAt: now, eventAt: now } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!grant) return;
   await recordHistory({

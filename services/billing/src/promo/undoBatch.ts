@@ -14,7 +14,7 @@ export async function undoBatch(ctx: BillingContext, batchId: string, reason: st
   const batch = await PromoBatchModel.findOneAndUpdate(
     { _id: batchId, undone: false },
     { $set: { undone: true, undoneAt: new Date(), undoneBy: staffRef(identity), undoReason: reason } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean();
   if (!batch) {
     if (!(await PromoBatchModel.exists({ _id: batchId }))) throw notFound(`No promo batch ${batchId}`);

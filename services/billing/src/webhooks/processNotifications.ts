@@ -25,7 +25,7 @@ async function claimNext(): Promise<NotificationRow | null> {
       ],
     },
     { $set: { status: 'processing', leaseUntil: new Date(now.getTime() + LEASE_MS) }, $inc: { attempts: 1 } },
-    { sort: { receivedAt: 1 }, new: true },
+    { sort: { receivedAt: 1 }, returnDocument: 'after' },
   ).lean<NotificationRow>();
 }
 

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+
+/** Polls `read` every 50 ms until `done(value)` holds (or throws after `ms`). */
+export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A test certificate chain in the App Store's shape: root -> intermediate (WWDR OID) -> leaf (receipt OID). */
+export interface AppleChain {
+  rootDer: Buffer;
+  /** base64 DER of leaf, intermediate, root (the x5c header). */
+  x5c: string[];
+  leafKey: KeyObject;
+  leafNotAfter: Date;
+}
+
+function openssl(dir: string, args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+}
+
+function der(dir: string, pem: string): Buffer {
+  return new X509Certificate(readFileSync(join(dir, pem))).raw;
+}
+
+/**
+ * Builds a chain with the `openssl` CLI (EC P-256): a self-signed root, an intermediate CA carrying
+ * 1.2.840.113635.100.6.2.1 and a leaf carrying 1.2.840.113635.100.6.11.1 (leaf valid 365 days). With
+ * `leafOid: false` the leaf lacks Apple's marker extension.
+ */
+export function makeAppleChain(name: string, leafOid = true): AppleChain {
+  const dir = mkdtempSync(join(tmpdir(), 'apple-chain-'));
+  try {
+    for (const k of ['root', 'int', 'leaf'])
+      openssl(dir, ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `${k}.key`]);
+    openssl(dir, [
+      'req',
+      '-x509',
+      '-new',
+      '-key',
+      'root.key',
+      '-subj',
+      `/CN=${name} Root CA/O=Test`,
+      '-days',
+      '3650',
+      '-out',
+      'root.pem',
+      '-addext',
+      'basicConstraints=critical,CA:true',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
+    writeFileSync(
+      join(dir, 'int.ext'),
+      'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n1.2.840.113635.100.6.2.1=ASN1:NULL\n',
+    );
+    writeFileSync(
+      join(dir, 'leaf.ext'),
+      `basicConstraints=critical,CA:false\nkeyUsage=critical,digitalSignature\n${leafOid ? '1.2.840.113635.100.6.11.1=ASN1:NULL\n' : ''}`,
+    );
+    openssl(dir, ['req', '-new', '-key', 'int.key', '-subj', `/CN=${name} WWDR/O=Test`, '-out', 'int.csr']);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'int.csr',
+      '-CA',
+      'root.pem',
+      '-CAkey',
+      'root.key',
+      '-CAcreateserial',
+      '-days',
+      '3650',
+      '-extfile',
+      'int.ext',
+      '-out',
+      'int.pem',
+    ]);
+    openssl(dir, ['req', '-new', '-key', 'leaf.key', '-subj', `/CN=${name} Store Signing/O=Test`, '-out', 'leaf.csr']);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      'leaf.csr',
+      '-CA',
+      'int.pem',
+      '-CAkey',
+      'int.key',
+      '-CAcreateserial',
+      '-days',
+      '365',
+      '-extfile',
+      'leaf.ext',
+      '-out',
+      'leaf.pem',
+    ]);
+    const leaf = der(dir, 'leaf.pem');
+    return {
+      rootDer: der(dir, 'root.pem'),
+      x5c: [leaf, der(dir, 'int.pem'), der(dir, 'root.pem')].map((b) => b.toString('base64')),
+      leafKey: createPrivateKey(readFileSync(join(dir, 'leaf.key'))),
+      leafNotAfter: new Date(new X509Certificate(leaf).validTo),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Signs `payload` as the App Store does: compact JWS, ES256, `x5c` chain in the header. */
+export function appleSign(chain: AppleChain, payload: Record<string, unknown>): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', x5c: chain.x5c }).sign(chain.leafKey);
+}
+
+/** A local JWKS endpoint serving one RSA key, and a signer of Google-style OIDC tokens with it. */
+export interface JwksServer {
+  url: string;
+  sign(
+    claims: Record<string, unknown>,
+    opts?: { audience?: string; expiresIn?: string | number; issuer?: string },
+  ): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a JWKS HTTP server on 127.0.0.1 with a fresh RS256 key (`kid` given). */
+export async function startJwksServer(kid: string): Promise<JwksServer> {
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ keys: [jwk] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/certs`,
+    sign: (claims, opts = {}) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .setIssuer(opts.issuer ?? 'https://accounts.google.com')
+        .setAudience(opts.audience ?? 'https://billing.example.test/api/webhooks/android-store')
+        .setIssuedAt()
+        .setExpirationTime(opts.expiresIn ?? '1h')
+        .sign(privateKey),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

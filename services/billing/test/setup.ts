@@ -1,0 +1,104 @@
+import {
+  createLogger,
+  type EntitlementChangedData,
+  EventBus,
+  type RunningService,
+  type ServiceEvent,
+  startService,
+} from '@guildhall/shared';
+import {
+  deleteNamespace,
+  identityHeaders,
+  startFakePlatform,
+  stopTestMongo,
+  testNatsUrl,
+  testServiceEnv,
+  userIdentity,
+} from '@guildhall/shared/testing';
+import { definition } from '../src/service';
+import { type AppleChain, type JwksServer, makeAppleChain, startJwksServer } from './helpers';
+
+export const STRIPE_SECRET = 'whsec_test_guildhall_billing_0123456789';
+export const APPLE_BUNDLE = 'gg.guildhall.app';
+export const GOOGLE_AUDIENCE = 'https://billing.example.test/api/webhooks/android-store';
+export const GOOGLE_ACCOUNT = 'play-rtdn@guildhall-test.iam.gserviceaccount.com';
+export const GOOGLE_PACKAGE = 'gg.guildhall.app';
+export const STAFF = {
+  kind: 'staff' as const,
+  sub: '0d6b8f5e-2c1a-4e7b-9f3d-8a5c6b7d9e10',
+  name: 'Ada Staff',
+  username: 'ada',
+  flag: 'admin',
+};
+
+/** A running billing service with every provider configured, a second bus for events/RPC, and teardown. */
+export interface Harness {
+  svc: RunningService;
+  bus: EventBus;
+  apple: AppleChain;
+  jwks: JwksServer;
+  events: ServiceEvent<EntitlementChangedData>[];
+  fake: Awaited<ReturnType<typeof startFakePlatform>>;
+  call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response>;
+  user(userId: string, guild: string, caps?: string[]): Promise<Record<string, string>>;
+  staff(): Promise<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+/** Starts billing in-process against the embedded MongoDB, real NATS and the fake platform. */
+export async function startHarness(): Promise<Harness> {
+  const fake = await startFakePlatform();
+  const apple = makeAppleChain('Harness');
+  const jwks = await startJwksServer('harness-key');
+  const env = await testServiceEnv('billing', {
+    PLATFORM_API_URL: fake.url,
+    STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+    APPLE_ROOT_CERTS: apple.rootDer.toString('base64'),
+    APPLE_BUNDLE_ID: APPLE_BUNDLE,
+    APPLE_APP_APPLE_ID: '1234567890',
+    APPLE_ONLINE_CHECKS: '0',
+    GOOGLE_JWKS_URL: jwks.url,
+    GOOGLE_AUDIENCE,
+    GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
+    GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
+    BILLING_POLL_MS: '200',
+  });
+  const svc = await startService(definition, env);
+  const bus = await EventBus.connect({
+    url: testNatsUrl(),
+    name: 'billing-test',
+    namespace: env.NATS_NAMESPACE,
+    logger: createLogger('billing-test', 'silent'),
+  });
+  const events: ServiceEvent<EntitlementChangedData>[] = [];
+  await bus.consume<ServiceEvent<EntitlementChangedData>>(
+    { stream: 'EVENTS', durable: 'billing-test-events', filterSubjects: ['events.billing.*.entitlement.changed'] },
+    async (msg) => {
+      events.push(msg.data);
+    },
+  );
+  return {
+    svc,
+    bus,
+    apple,
+    jwks,
+    events,
+    fake,
+    call: (method, path, headers, body) =>
+      fetch(`${svc.url}${path}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    user: (userId, guild, caps = ['premium.manage']) => identityHeaders(userIdentity(userId, guild, caps)),
+    staff: () => identityHeaders(STAFF),
+    async stop() {
+      await svc.stop();
+      await bus.close();
+      await jwks.close();
+      await fake.close();
+      await deleteNamespace(env.NATS_NAMESPACE);
+      await stopTestMongo();
+    },
+  };
+}
