@@ -480,6 +480,11 @@ describe('platform refusals and quiet staff', () => {
       custom_id: `ticket:open:${created.body.id}`,
       emoji: { id: '123456789012345678', name: 'partner', animated: false },
     });
+    const text = await h.call('PATCH', `${base()}/settings`, { body: { panelText: 'Open a ticket below' } });
+    expect(text.status).toBe(200);
+    const lastEdit = calls('PATCH', '/channels/{channel_id}/messages/{message_id}').at(-1)!;
+    expect(lastEdit.path).toBe(`/channels/${h.seed.ids.general}/messages/${text.body.settings.panelMessage}`);
+    expect((lastEdit.body as any).content).toBe('Open a ticket below');
   });
 
   it('adds staff roles without a ping when pingStaff is off (mention added by an edit)', async () => {

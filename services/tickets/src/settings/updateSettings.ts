@@ -1,5 +1,6 @@
 import type { ServiceContext, TicketSettingsPatch, TicketSettingsUpdatedEvent } from '@guildhall/shared';
 import type { z } from 'zod';
+import { refreshPanel } from '../panel/postPanel';
 import type { Actor } from './actor';
 import { loadSettings, saveSettings } from './loadSettings';
 import type { SettingsRow } from './model';
@@ -8,7 +9,8 @@ type Patch = z.infer<typeof TicketSettingsPatch>;
 
 /**
  * Applies `patch` to the guild's ticket settings and publishes `settings.updated` listing the fields whose value
- * changed (nothing is published when none did). Returns the settings after the change.
+ * changed (nothing is published when none did). A changed `panelText` is applied to a posted panel. Returns the
+ * settings after the change.
  */
 export async function updateSettings(
   ctx: ServiceContext,
@@ -25,5 +27,6 @@ export async function updateSettings(
     const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
     await ctx.outbox.emit(guild, 'settings.updated', event);
   }
+  if (changes.some((c) => c.field === 'panelText')) await refreshPanel(ctx, guild);
   return after;
 }
