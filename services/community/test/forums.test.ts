@@ -225,6 +225,27 @@ describe('community: forums and post status', () => {
     expect((await Post.findById(thread).lean())?.archived).toBe(true);
   });
 
+  it('moving back to a status without lock, reply or role unlocks and replaces the status tag only', async () => {
+    h.fake.reset();
+    const res = await h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, {
+      body: { tag: h.seed.ids.tags[1] },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { tags: string[] }).tags).toEqual([h.seed.ids.tags[1], h.seed.ids.tags[2]]);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')[0]?.body).toEqual({
+      applied_tags: [h.seed.ids.tags[1], h.seed.ids.tags[2]],
+      archived: false,
+      locked: false,
+    });
+    expect(h.fake.callsTo('POST', '/channels/{channel_id}/messages')).toHaveLength(0);
+    expect(h.fake.callsTo('PUT', '/guilds/{guild_id}/members/{user_id}/roles/{role_id}')).toHaveLength(0);
+    expect(h.fake.guild(h.seed.id)?.channels.get(thread)?.thread_metadata).toMatchObject({
+      archived: false,
+      locked: false,
+    });
+    expect((await Post.findById(thread).lean())?.archiveAt).toBeNull();
+  });
+
   it('refuses a tag that is not a status of the forum and an unknown post', async () => {
     const notStatus = await h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, {
       body: { tag: h.seed.ids.tags[2] },

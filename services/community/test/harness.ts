@@ -1,4 +1,4 @@
-import { createLogger, EventBus, type RunningService, startService } from '@guildhall/shared';
+import { CAPS, createLogger, EventBus, type RunningService, startService } from '@guildhall/shared';
 import {
   deleteNamespace,
   type FakePlatform,
@@ -48,7 +48,6 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     namespace,
     logger: createLogger('test-bridge', 'silent'),
   });
-  const { CAPS } = await import('@guildhall/shared');
   return {
     fake,
     service,

@@ -36,8 +36,8 @@ async function findPost(ctx: Ctx, guild: string, thread: string): Promise<PostDo
 
 /**
  * Sets the status of post `thread` to the forum status of `tag`: on the platform, applies the tag (replacing the
- * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives and (if the status
- * says so) locks the post, posts the status reply, and gives the reward role to the post's author (skipped when the
+ * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives the post and locks or
+ * unlocks it as the status says, posts the status reply, and gives the reward role to the post's author (skipped when the
  * author left). Archiving is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one).
  * The caller becomes the post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the
  * post's forum, 502 when the platform refuses (the steps done before the refusal stay done).
@@ -64,13 +64,13 @@ export async function setPostStatus(
 
   try {
     await ctx.platform.patch(Routes.channel(thread), {
-      body: { applied_tags: tags, archived: false, ...(status.lock ? { locked: true } : {}) },
+      body: { applied_tags: tags, archived: false, locked: status.lock },
       reason,
     });
   } catch (err) {
     throw platformProblem(err, 'apply the status tag');
   }
-  await Post.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: post.locked || status.lock } });
+  await Post.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
   if (status.reply.trim()) {
     try {
       await ctx.platform.post(Routes.channelMessages(thread), {

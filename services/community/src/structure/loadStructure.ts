@@ -1,4 +1,4 @@
-import { isPlatformNotFound, notFound, platformProblem, Routes } from '@guildhall/shared';
+import { HttpProblem, isPlatformNotFound, notFound, platformProblem, Routes } from '@guildhall/shared';
 import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
 import type { Ctx } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
@@ -9,12 +9,18 @@ import { Structure, type StructureDoc } from './model';
 /**
  * The stored structure of `guild`, fetched from the platform (guild, channels, the bot's member) when missing or
  * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
- * it) and 502 when the platform refuses otherwise.
+ * it) and 502 when the platform refuses otherwise and nothing is stored (a stale stored structure is served then).
  */
 export async function loadStructure(ctx: Ctx, guild: string): Promise<StructureDoc> {
   const stored = await Structure.findById(guild).lean<StructureDoc>();
   if (stored && Date.now() - new Date(stored.fetchedAt).getTime() < ctx.config.STRUCTURE_MAX_AGE_MS) return stored;
-  return fetchStructure(ctx, guild);
+  try {
+    return await fetchStructure(ctx, guild);
+  } catch (err) {
+    if (!stored || (err instanceof HttpProblem && err.status === 404)) throw err;
+    ctx.logger.warn({ err, guild }, 'refreshing the structure failed; serving the stored one');
+    return stored;
+  }
 }
 
 /** Fetches the guild's structure and items from the platform and stores them (replacing what was stored). */
