@@ -100,7 +100,8 @@ export const TicketEmoji = z
       /^<a?:\w{2,32}:[0-9]{1,20}>$/.test(v) ||
       (!/[\p{L}\p{N}\s<>:]/u.test(v) && /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(v)),
     'must be a Unicode emoji or a custom emoji <:name:id>',
-  );
+  )
+  .meta({ description: 'A Unicode emoji, or a custom emoji as `<:name:id>` / `<a:name:id>`', example: '🎫' });
 
 /** Changes to the ticket settings: any subset of the editable fields (the panel ids are set by posting the panel). */
 export const TicketSettingsPatch = z
