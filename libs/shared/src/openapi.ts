@@ -25,9 +25,14 @@ const commonErrors: Record<number, string> = {
 
 /**
  * Builds the OpenAPI 3.1 document of the public API from the contract's routes and zod schemas: every route with
- * its auth, required capability, parameters, body, success and error answers (problem+json).
+ * its auth, required capability, parameters, body, success and error answers (problem+json). `extend` registers
+ * further paths that are not contract routes (the gateway's own `/auth` endpoints) on the same registry.
  */
-export function buildOpenApiDocument(routes: ApiRoute[], info: { version: string; serverUrl?: string }) {
+export function buildOpenApiDocument(
+  routes: ApiRoute[],
+  info: { version: string; serverUrl?: string },
+  extend?: (registry: OpenAPIRegistry) => void,
+) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'service_session' });
   registry.registerComponent('securitySchemes', 'staffBearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
@@ -77,6 +82,7 @@ export function buildOpenApiDocument(routes: ApiRoute[], info: { version: string
       'x-capability': route.cap,
     });
   }
+  extend?.(registry);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const capsList = Object.entries(CAP_DESCRIPTIONS)
     .map(([cap, text]) => `- \`${cap}\`: ${text}`)

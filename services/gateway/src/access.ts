@@ -1,0 +1,107 @@
+import { type AccessReply, type AccessRequest, forbidden, type Identity, RPC } from '@guildhall/shared';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { GatewayContext } from './config';
+import { gatewayState } from './state';
+
+const MAX_CACHED = 50_000;
+
+/** Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user. */
+export class AccessCache {
+  private readonly entries = new Map<string, { at: number; reply: AccessReply }>();
+
+  constructor(
+    private readonly ask: (req: AccessRequest) => Promise<AccessReply>,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Community's answer for `user` in `guild`; throws the 503 problem of the bus when community does not answer. */
+  async get(guild: string, user: string): Promise<AccessReply> {
+    const key = `${guild}:${user}`;
+    const hit = this.entries.get(key);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.reply;
+    const reply = await this.ask({ guild, user });
+    if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.delete(key);
+    this.entries.set(key, { at: Date.now(), reply });
+    return reply;
+  }
+}
+
+/** The RPC.access query over the bus, with the shared peer timeout. */
+export function accessCache(ctx: GatewayContext): AccessCache {
+  return new AccessCache(
+    (req) => ctx.bus.request<AccessReply>(RPC.access, req, ctx.config.PEER_TIMEOUT_MS),
+    ctx.config.ACCESS_CACHE_MS,
+  );
+}
+
+/**
+ * True when the access answer lets the user into the guild's dashboard: a member who owns the guild, holds
+ * Administrator or Manage Server, or has at least one cap through a staff role.
+ */
+export function hasGuildAccess(reply: AccessReply): boolean {
+  if (!reply.member) return false;
+  return (
+    reply.owner ||
+    reply.permissions.includes('Administrator') ||
+    reply.permissions.includes('ManageGuild') ||
+    reply.caps.length > 0
+  );
+}
+
+/**
+ * Builds the identity the service receives (`Identity` of shared):
+ * - staff routes: the staff member (`guild` null, no caps);
+ * - `guild` routes: community's access answer for `{guild}` (503 when community does not answer; 403 without access
+ *   to the guild; 403 naming the cap when the route's cap is missing); caps are the caller's effective caps;
+ * - `member` routes: any signed-in user; `guild` is the path guild, caps from community when it answers, else [];
+ * - `webhook` routes: no identity.
+ */
+export function resolveAccess(cache: AccessCache): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const state = gatewayState(res);
+    const principal = state.principal;
+    const requestId = String(req.headers['x-request-id'] ?? '');
+    if (!principal) {
+      state.identity = null;
+    } else if (principal.kind === 'staff') {
+      state.identity = { ...principal, avatar: null, guild: null, caps: [], requestId };
+    } else {
+      const guild = state.params.guild ?? null;
+      const caps = guild ? await capsIn(cache, state.route.auth, guild, principal.user.id, state.route.cap) : [];
+      const { user } = principal;
+      const identity: Identity = {
+        kind: 'user',
+        sub: user.id,
+        name: user.name,
+        username: user.username,
+        avatar: user.avatar,
+        flag: '',
+        guild,
+        caps,
+        requestId,
+      };
+      state.identity = identity;
+    }
+    next();
+  };
+}
+
+async function capsIn(
+  cache: AccessCache,
+  auth: string,
+  guild: string,
+  user: string,
+  cap: string | undefined,
+): Promise<string[]> {
+  if (auth === 'member')
+    return cache.get(guild, user).then(
+      (r) => (r.member ? r.caps : []),
+      () => [],
+    );
+  const reply = await cache.get(guild, user);
+  if (!hasGuildAccess(reply)) throw forbidden('You have no access to this guild');
+  if (cap && !reply.caps.includes(cap as AccessReply['caps'][number]))
+    throw forbidden(`Missing capability ${cap} in this guild`);
+  return reply.caps;
+}

@@ -1,0 +1,56 @@
+import { apiRoutes } from '@guildhall/shared';
+import cookieParser from 'cookie-parser';
+import type { Express } from 'express';
+import { accessCache, resolveAccess } from './access';
+import { authenticate } from './auth/authenticate';
+import { authRouter } from './auth/oauth';
+import { staffVerifier } from './auth/staffJwt';
+import { declaredBodyLimit, parseByteSize } from './bodyLimit';
+import type { GatewayContext } from './config';
+import { dashboardCors } from './cors';
+import { docsRouter } from './docs';
+import { proxyToServices } from './proxy';
+import { ipRateLimit, userRateLimit } from './rateLimit';
+import { matchRoutes } from './routeMatch';
+
+/** Version of the public API in the OpenAPI document. */
+export const API_VERSION = '1.0.0';
+
+/**
+ * The gateway's middleware chain, in order (mounted by the shared app between the probes and the 404 handler):
+ *
+ * | step            | applies to        | does                                                              |
+ * |-----------------|-------------------|-------------------------------------------------------------------|
+ * | cors            | all               | dashboard origins only, with credentials                          |
+ * | cookies         | all               | cookie-parser (session and login-state cookies)                   |
+ * | ip rate limit   | /auth, /api       | per client IP, 429 + Retry-After                                  |
+ * | auth routes     | /auth/*           | OAuth2 login, callback, logout, me                                |
+ * | docs            | /api/openapi.json, /api/docs | OpenAPI 3.1 and Swagger UI                             |
+ * | route match     | /api/*            | contract route or 404 / 405 (+ Allow) / 400 bad path parameter     |
+ * | body limit      | /api/*            | Content-Length over BODY_LIMIT -> 413                             |
+ * | authenticate    | /api/*            | session cookie (+ CSRF) or staff bearer JWT -> 401 / 403           |
+ * | user rate limit | /api/*            | per session user / staff member, 429 + Retry-After                |
+ * | access          | /api/*            | community RPC.access: guild access and the route's cap -> 403     |
+ * | proxy           | /api/*            | signed identity header, streamed body (413 past the limit), 503   |
+ */
+export function mountGateway(app: Express, ctx: GatewayContext): void {
+  const { config } = ctx;
+  const bodyLimit = parseByteSize(config.BODY_LIMIT);
+  const dashboards = new Set(config.DASHBOARD_ORIGINS);
+  const ipLimit = ipRateLimit(config);
+
+  app.use(dashboardCors(config.DASHBOARD_ORIGINS));
+  app.use(cookieParser());
+  app.use(['/auth', '/api'], ipLimit);
+  app.use(authRouter(config));
+  app.use(docsRouter(apiRoutes, API_VERSION));
+  app.all(
+    '/api/{*rest}',
+    matchRoutes(apiRoutes),
+    declaredBodyLimit(bodyLimit),
+    authenticate(staffVerifier(config), dashboards),
+    userRateLimit(config),
+    resolveAccess(accessCache(ctx)),
+    proxyToServices(config, bodyLimit, ctx.logger),
+  );
+}

@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CookieOptions, Request, Response } from 'express';
+import { type SessionDoc, type SessionGuild, SessionModel } from './sessionModel';
+
+/** Name of the session cookie (interface spec, section 5). */
+export const SESSION_COOKIE = 'service_session';
+
+/** The signed-in user as kept in the session: platform user id, username, display name, avatar hash. */
+export interface SessionUser {
+  id: string;
+  username: string;
+  name: string;
+  avatar: string | null;
+}
+
+/** A live session as the gateway uses it. */
+export interface Session {
+  user: SessionUser;
+  guilds: SessionGuild[];
+  expiresAt: Date;
+}
+
+/** Hex sha-256 of a cookie value: the `_id` the session is stored under. */
+export function hashSessionId(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
+}
+
+/**
+ * Creates a session for `user` valid `ttlMs` milliseconds and returns the cookie value: 32 random bytes,
+ * base64url (43 characters). Only its sha-256 is stored.
+ */
+export async function createSession(input: {
+  user: SessionUser;
+  guilds?: SessionGuild[];
+  ttlMs: number;
+  source: SessionDoc['source'];
+}): Promise<{ id: string; expiresAt: Date }> {
+  const id = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + input.ttlMs);
+  await SessionModel.create({
+    _id: hashSessionId(id),
+    user: input.user,
+    guilds: input.guilds ?? [],
+    source: input.source,
+    createdAt: now,
+    expiresAt,
+    revokedAt: null,
+  });
+  return { id, expiresAt };
+}
+
+/** The session behind cookie value `raw`, or null when unknown, expired or revoked. */
+export async function findSession(raw: string): Promise<Session | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(raw)) return null;
+  const doc = await SessionModel.findOne({
+    _id: hashSessionId(raw),
+    revokedAt: null,
+    expiresAt: { $gt: new Date() },
+  })
+    .lean<SessionDoc>()
+    .exec();
+  if (!doc) return null;
+  return { user: doc.user, guilds: doc.guilds ?? [], expiresAt: doc.expiresAt };
+}
+
+/** Revokes the session behind cookie value `raw` (no-op when unknown); true when a live session was revoked. */
+export async function revokeSession(raw: string): Promise<boolean> {
+  const result = await SessionModel.updateOne(
+    { _id: hashSessionId(raw), revokedAt: null },
+    { $set: { revokedAt: new Date() } },
+  ).exec();
+  return result.modifiedCount > 0;
+}
+
+/** The session cookie value of `req` (cookie-parser must have run), or undefined. */
+export function sessionCookie(req: Request): string | undefined {
+  const value = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+  return typeof value === 'string' && value ? value : undefined;
+}
+
+/** Cookie attributes of the session cookie: HttpOnly, SameSite=Lax, Path=/, Secure unless turned off for dev. */
+export function sessionCookieOptions(secure: boolean): CookieOptions {
+  return { httpOnly: true, secure, sameSite: 'lax', path: '/' };
+}
+
+/** Sets the session cookie to `id`, expiring with the session. */
+export function setSessionCookie(res: Response, id: string, expiresAt: Date, secure: boolean): void {
+  res.cookie(SESSION_COOKIE, id, { ...sessionCookieOptions(secure), expires: expiresAt });
+}
+
+/** Clears the session cookie in the browser. */
+export function clearSessionCookie(res: Response, secure: boolean): void {
+  res.clearCookie(SESSION_COOKIE, sessionCookieOptions(secure));
+}

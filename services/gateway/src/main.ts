@@ -1,0 +1,4 @@
+import { runMain } from '@guildhall/shared';
+import { definition } from './service';
+
+runMain(definition);
