@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CapSchema } from './caps';
-import { BooleanQuery, DateTime, GuildParams, Snowflake } from './common';
+import { BooleanQuery, DateTime, EmptyBody, GuildParams, Snowflake } from './common';
 import { defineRoute } from './route';
 
 export const FEATURE_STATES = ['off', 'on', 'partial'] as const;
@@ -385,10 +385,7 @@ export const communityRoutes = {
       'only (@everyone denied View Channel). Answers every place with its id and whether it was created now. ' +
       '404 unknown template; 502 when the platform refuses (places created before the refusal stay and are matched next time).',
     params: z.strictObject({ guild: Snowflake, template: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) }),
-    body: z
-      .strictObject({})
-      .optional()
-      .transform(() => ({})),
+    body: EmptyBody,
     success: {
       status: 200,
       schema: z.strictObject({ template: z.string(), places: z.array(AppliedPlace) }).meta({ id: 'AppliedSetup' }),

@@ -1,4 +1,5 @@
 import { type AccessReply, type AccessRequest, CAPS, type Cap, HttpProblem } from '@guildhall/shared';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { Ctx } from '../config';
 import { ALL_PERMISSION_BITS, grantsAllCaps, permissionNames } from '../platform/permissions';
 import { StaffRole } from '../staff/model';
@@ -27,7 +28,7 @@ export async function resolveAccess(ctx: Ctx, { guild, user }: AccessRequest): P
   const rolePerms = new Map(structure.roles.map((r) => [r.id, BigInt(r.permissions || '0')]));
   let bits = rolePerms.get(guild) ?? 0n;
   for (const role of member.roles) bits |= rolePerms.get(role) ?? 0n;
-  if (owner || (bits & 8n) === 8n) bits = ALL_PERMISSION_BITS;
+  if (owner || (bits & PermissionFlagsBits.Administrator) !== 0n) bits = ALL_PERMISSION_BITS;
   let caps: Cap[];
   if (owner || grantsAllCaps(bits)) caps = [...CAPS];
   else {
