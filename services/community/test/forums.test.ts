@@ -198,6 +198,7 @@ describe('community: forums and post status', () => {
     const event = await waitFor(async () => events.find((e) => e.type === 'forum.status'));
     expect(event.data).toEqual({
       thread,
+      title: 'App crashes on start',
       forum: h.seed.ids.forum,
       tag: h.seed.ids.tags[0],
       tagName: 'Bug',

@@ -4,11 +4,12 @@ const Id = z.string().regex(/^[0-9]{1,20}$/);
 
 /**
  * `forum.status` (subject `events.community.<guild>.forum.status`): a staff member set a forum post's status.
- * `tag`/`tagName`: the status tag applied; `author`: the post's author; `actor`/`actorName`: who set it.
+ * `title`: the post's title; `tag`/`tagName`: the status tag applied; `author`: the post's author; `actor`/`actorName`: who set it.
  * The logs service journals it as a `forum_status` event.
  */
 export const ForumStatusEvent = z.strictObject({
   thread: Id,
+  title: z.string(),
   forum: Id,
   tag: Id,
   tagName: z.string(),

@@ -1,6 +1,7 @@
 import {
   badRequest,
   type ForumPost,
+  type ForumStatusEvent,
   type Identity,
   isPlatformNotFound,
   notFound,
@@ -93,14 +94,16 @@ export async function setPostStatus(
     { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name } },
     { returnDocument: 'after' },
   ).lean<PostDoc>();
-  await ctx.outbox.emit(guild, 'forum.status', {
+  const event: ForumStatusEvent = {
     thread,
+    title: post.title,
     forum: post.forum,
     tag,
     tagName,
     author: post.author,
     actor: actor.sub,
     actorName: actor.name,
-  });
+  };
+  await ctx.outbox.emit(guild, 'forum.status', event);
   return toPost(updated ?? { ...post, tags, archiveAt, assignee: actor.sub, assigneeName: actor.name });
 }
