@@ -35,6 +35,7 @@ import { SessionModel } from '../src/auth/sessionModel';
 import type { GatewayConfig } from '../src/config';
 import { definition } from '../src/service';
 import { close, type Echoed, listen, startEcho, startJwks } from './helpers';
+import { openApi31Problems } from './openapiCheck';
 
 const DASH = 'http://dash.test';
 const GUILD = '111111111111111111';
@@ -529,6 +530,12 @@ describe('documentation', () => {
     for (const route of apiRoutes) expect(doc.paths[route.path]?.[route.method]).toBeDefined();
     for (const path of ['/auth/login', '/auth/callback', '/auth/logout', '/auth/me'])
       expect(doc.paths[path]).toBeDefined();
+    expect(openApi31Problems(doc)).toEqual([]);
+    const broken = { ...doc, paths: { ...doc.paths, '/x/{id}': { get: { responses: { 200: {} } } } } };
+    expect(openApi31Problems(broken)).toEqual([
+      'GET /x/{id}: path parameter {id} not declared as required',
+      'GET /x/{id} 200: no description',
+    ]);
   });
 
   it('serves the docs page and its assets offline', async () => {

@@ -43,6 +43,7 @@ export function staffVerifier(config: GatewayConfig): StaffVerifier {
     let payload: JWTPayload;
     try {
       const k = await resolveKey();
+      // jwtVerify's overloads take either a key-set function or a key, not their union.
       payload =
         typeof k === 'function'
           ? (await jwtVerify(token, k, options)).payload
