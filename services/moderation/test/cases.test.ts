@@ -64,7 +64,12 @@ describe('moderation cases', () => {
     expect(kickCall.reason).toBe(`Case #${kick.body.number} by Mo (${h.seed.ids.moderator}): raiding`);
     expect(h.fake.guild(h.seed.id)!.members.has(h.seed.ids.support)).toBe(false);
 
-    const ban = await create({ target: h.seed.ids.support, action: 'ban', reason: 'ban evasion', deleteMessageSeconds: 3600 });
+    const ban = await create({
+      target: h.seed.ids.support,
+      action: 'ban',
+      reason: 'ban evasion',
+      deleteMessageSeconds: 3600,
+    });
     expect(ban.status).toBe(201);
     expect(ban.body).toMatchObject({ status: 'active', expiresAt: null, targetName: 'sam' });
     const [banCall] = h.fake.callsTo('PUT', '/guilds/{guild_id}/bans/{user_id}').slice(-1);
@@ -152,7 +157,9 @@ describe('moderation cases', () => {
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(201));
-    expect(results.map((r) => r.body.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(results.map((r) => r.body.number).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
   });
 
   it('refuses without the cases.write capability', async () => {
@@ -198,7 +205,11 @@ describe('moderation cases', () => {
       () => h.events.find((e) => e.type === 'case.updated' && (e.data as any).case.number === c.body.number),
       'case.updated',
     );
-    expect(event.data).toMatchObject({ previousReason: 'first reason', logEdited: true, editedBy: h.seed.ids.moderator });
+    expect(event.data).toMatchObject({
+      previousReason: 'first reason',
+      logEdited: true,
+      editedBy: h.seed.ids.moderator,
+    });
     expect((await h.call('PATCH', `${base}/cases/99999`, { body: { reason: 'x' } })).status).toBe(404);
     h.fake.assertNoViolations();
   });

@@ -1,11 +1,4 @@
-import {
-  CAPS,
-  createLogger,
-  EventBus,
-  type RunningService,
-  type ServiceEvent,
-  startService,
-} from '@guildhall/shared';
+import { CAPS, createLogger, EventBus, type RunningService, type ServiceEvent, startService } from '@guildhall/shared';
 import {
   deleteNamespace,
   type FakePlatform,
@@ -80,7 +73,12 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
     events,
     async call(method, path, opts = {}) {
       const as = opts.as ?? seed.ids.moderator;
-      const identity = userIdentity(as, opts.guild ?? seed.id, opts.caps ?? [...CAPS], opts.name ?? `user${as.slice(-4)}`);
+      const identity = userIdentity(
+        as,
+        opts.guild ?? seed.id,
+        opts.caps ?? [...CAPS],
+        opts.name ?? `user${as.slice(-4)}`,
+      );
       const res = await fetch(`${h.service.url}${path}`, {
         method,
         headers: {

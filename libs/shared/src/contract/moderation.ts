@@ -198,8 +198,9 @@ export const moderationRoutes = {
     inSpec: true,
     summary: 'Revoke a case',
     description:
-      'Lifts a timeout or ban on the platform and marks the case `revoked`; it stops counting toward the record and ' +
-      'suggestion. 409 when already revoked (or failed/expired); 404 when unknown; 502 when the platform refuses.',
+      'Lifts an active timeout or ban on the platform and marks the case `revoked` (an `expired` case is revoked ' +
+      'without a platform call); it stops counting toward the suggestion. 409 when already revoked, failed or ' +
+      'pending; 404 when unknown; 502 when the platform refuses (the case is unchanged).',
     params: CaseParams,
     body: EmptyBody,
     success: { status: 200, schema: Case, description: 'The revoked case' },

@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { findPerson } from '../platform/people';
+import { forgetPerson } from '../platform/personCache';
 import { applyAction } from './applyAction';
 import { nextCaseNumber } from './counter';
 import { claimKey, completeKey, releaseKey } from './idempotency';
@@ -53,7 +54,10 @@ export async function createCase(
     throw err;
   }
   if (keyId) await completeKey(keyId, row.number);
-  if (row.status === 'pending') row = await performAction(platform, row);
+  if (row.status === 'pending') {
+    row = await performAction(platform, row);
+    forgetPerson(guild, row.target);
+  }
   const result = toCase(row);
   await outbox.emit(guild, 'case.created', {
     case: result,

@@ -94,9 +94,12 @@ const caseSchema = new Schema<CaseRow>(
   },
   { versionKey: false, collection: 'cases' },
 );
-caseSchema.index({ guild: 1, number: 1 }, { unique: true });
-caseSchema.index({ guild: 1, target: 1, number: -1 });
-caseSchema.index({ status: 1, expiresAt: 1 });
+/** Index of a member's cases, newest first (the member record hints it). */
+export const CASES_BY_TARGET = { guild: 1, target: 1, number: -1 } as const;
+caseSchema.index(CASES_BY_TARGET);
+/** Index of due cases: active ones by expiry time (the expiry poller hints it). */
+export const DUE_CASES = { status: 1, expiresAt: 1 } as const;
+caseSchema.index(DUE_CASES);
 
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);

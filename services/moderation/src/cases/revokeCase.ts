@@ -1,6 +1,7 @@
 import { type Case, conflict, notFound, type Outbox, platformProblem, type REST } from '@guildhall/shared';
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
+import { forgetPerson } from '../platform/personCache';
 import { liftAction } from './liftAction';
 import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
 import { toCase } from './toCase';
@@ -46,6 +47,7 @@ export async function revokeCase(
   if (claimed.status === 'active') {
     try {
       await liftAction(platform, claimed, auditReason(claimed, by, 'Revoked'));
+      forgetPerson(guild, claimed.target);
     } catch (err) {
       await CaseModel.updateOne({ _id: id, busyUntil: lease }, { $set: { busyUntil: null } });
       throw platformProblem(err, `lift case #${number}`);

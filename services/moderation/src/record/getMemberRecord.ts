@@ -8,10 +8,10 @@ import {
   type ServiceContext,
 } from '@guildhall/shared';
 import type { z } from 'zod';
-import { CaseModel, type CaseRow } from '../cases/model';
+import { CASES_BY_TARGET, CaseModel, type CaseRow } from '../cases/model';
 import { toCase } from '../cases/toCase';
-import { findPerson } from '../platform/people';
-import { ReportModel, type ReportRow } from '../reports/model';
+import { findPersonCached } from '../platform/personCache';
+import { REPORTS_BY_AUTHOR, ReportModel, type ReportRow } from '../reports/model';
 import { toReport } from '../reports/toReport';
 import { suggest } from './suggestion';
 
@@ -22,10 +22,10 @@ export const RECORD_ITEMS = 50;
 
 /**
  * A member's record in `guild`: the user (platform member, else platform user with `inServer: false`; 404 when
- * the platform does not know them and no case names them), their cases newest first (at most 100), journal events
+ * the platform does not know them and no case names them; cached 30 s, see `findPersonCached`), their cases newest first (at most 100), journal events
  * and deleted messages about them from the logs service (`RPC.memberHistory`; a slow or absent logs service is a
  * 503, never a partial answer), reports about their messages (at most 50, newest first) and the suggestion.
- * The platform lookup, the logs request and both queries run concurrently.
+ * The platform lookup, the logs request and both queries (on their indexes, hinted) run concurrently.
  */
 export async function getMemberRecord(
   ctx: Pick<ServiceContext, 'bus' | 'config'> & { platform: REST },
@@ -34,10 +34,18 @@ export async function getMemberRecord(
 ): Promise<z.infer<typeof MemberRecord>> {
   const request: MemberHistoryRequest = { guild, user, limit: RECORD_ITEMS };
   const [person, history, cases, reports] = await Promise.all([
-    findPerson(ctx.platform, guild, user),
+    findPersonCached(ctx.platform, guild, user),
     ctx.bus.request<MemberHistoryReply>(RPC.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),
-    CaseModel.find({ guild, target: user }).sort({ number: -1 }).limit(RECORD_CASES).lean<CaseRow[]>(),
-    ReportModel.find({ guild, author: user }).sort({ _id: -1 }).limit(RECORD_ITEMS).lean<ReportRow[]>(),
+    CaseModel.find({ guild, target: user })
+      .sort({ number: -1 })
+      .hint(CASES_BY_TARGET)
+      .limit(RECORD_CASES)
+      .lean<CaseRow[]>(),
+    ReportModel.find({ guild, author: user })
+      .sort({ _id: -1 })
+      .hint(REPORTS_BY_AUTHOR)
+      .limit(RECORD_ITEMS)
+      .lean<ReportRow[]>(),
   ]);
   if (!person && cases.length === 0) throw notFound(`Unknown user ${user}`);
   return {

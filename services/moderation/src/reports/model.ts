@@ -53,6 +53,8 @@ reportSchema.index({ interaction: 1 }, { unique: true });
 reportSchema.index({ guild: 1, message: 1, reporter: 1 }, { unique: true });
 reportSchema.index({ guild: 1, _id: -1 });
 reportSchema.index({ guild: 1, status: 1, _id: -1 });
-reportSchema.index({ guild: 1, author: 1, _id: -1 });
+/** Index of the reports about a member's messages, newest first (the member record hints it). */
+export const REPORTS_BY_AUTHOR = { guild: 1, author: 1, _id: -1 } as const;
+reportSchema.index(REPORTS_BY_AUTHOR);
 
 export const ReportModel = mongoose.models.Report ?? mongoose.model<ReportRow>('Report', reportSchema);

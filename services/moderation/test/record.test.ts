@@ -1,0 +1,169 @@
+import { type MemberHistoryReply, type MemberHistoryRequest, RPC } from '@guildhall/shared';
+import { CaseModel, type CaseRow, caseId } from '../src/cases/model';
+import { type Harness, startHarness } from './harness';
+
+describe('member record', () => {
+  let h: Harness;
+  let base: string;
+  let logsDelayMs = 0;
+  const asked: MemberHistoryRequest[] = [];
+
+  const history = (req: MemberHistoryRequest): MemberHistoryReply => ({
+    events: [
+      {
+        id: '1300000000000000001',
+        guild: req.guild,
+        kind: 'member_timeout',
+        actor: h.seed.ids.moderator,
+        actorName: 'mo',
+        viaService: true,
+        target: req.user,
+        targetName: 'pat',
+        channel: null,
+        data: { at: '2025-01-01T00:00:00.000Z' },
+        undoneBy: null,
+        undoneAt: null,
+        undoneAs: null,
+      },
+    ],
+    deleted: [
+      {
+        id: '1300000000000000002',
+        guild: req.guild,
+        channel: h.seed.ids.general,
+        author: req.user,
+        authorName: 'pat',
+        content: 'rude words',
+        original: 'rude words',
+        attachments: [],
+        replyTo: null,
+        editedAt: null,
+        deletedAt: '2025-01-01T00:00:01.000Z',
+      },
+    ],
+  });
+
+  beforeAll(async () => {
+    h = await startHarness();
+    base = `/api/v1/servers/${h.seed.id}`;
+    h.peer.reply<MemberHistoryRequest, MemberHistoryReply>(RPC.memberHistory, async (req) => {
+      asked.push(req);
+      if (logsDelayMs) await new Promise((resolve) => setTimeout(resolve, logsDelayMs));
+      return history(req);
+    });
+  });
+  afterAll(() => h.close());
+
+  const record = (user: string) => h.call('GET', `${base}/members/${user}`, { caps: ['cases.read'] });
+  const create = (body: Record<string, unknown>) =>
+    h.call('POST', `${base}/cases`, { body: { target: h.seed.ids.member, reason: 'r', ...body } });
+
+  it('holds the member, cases newest first, journal events, deleted messages and a laddered suggestion', async () => {
+    const empty = await record(h.seed.ids.member);
+    expect(empty.status).toBe(200);
+    expect(empty.body.user).toEqual({ id: h.seed.ids.member, name: 'pat', avatar: null, inServer: true });
+    expect(empty.body.cases).toEqual([]);
+    expect(empty.body.suggestion).toMatchObject({ action: 'warn', duration: null });
+    expect(asked.at(-1)).toEqual({ guild: h.seed.id, user: h.seed.ids.member, limit: 50 });
+
+    const warn = await create({ action: 'warn' });
+    let rec = await record(h.seed.ids.member);
+    expect(rec.body.suggestion).toMatchObject({ action: 'timeout', duration: 3600 });
+    expect(rec.body.suggestion.why).toContain(`#${warn.body.number} (warn)`);
+
+    const hour = await create({ action: 'timeout', duration: 3600 });
+    rec = await record(h.seed.ids.member);
+    expect(rec.body.suggestion).toMatchObject({ action: 'timeout', duration: 86400 });
+    expect(rec.body.suggestion.why).toContain(`#${hour.body.number} (timeout 1h)`);
+
+    const day = await create({ action: 'timeout', duration: 86400 });
+    rec = await record(h.seed.ids.member);
+    expect(rec.body.suggestion).toMatchObject({ action: 'ban', duration: null });
+    expect(rec.body.cases.map((c: { number: number }) => c.number)).toEqual([
+      day.body.number,
+      hour.body.number,
+      warn.body.number,
+    ]);
+    expect(rec.body.events).toEqual(history({ guild: h.seed.id, user: h.seed.ids.member }).events);
+    expect(rec.body.deleted).toEqual(history({ guild: h.seed.id, user: h.seed.ids.member }).deleted);
+
+    expect((await h.call('POST', `${base}/cases/${day.body.number}/revoke`)).status).toBe(200);
+    rec = await record(h.seed.ids.member);
+    expect(rec.body.suggestion).toMatchObject({ action: 'timeout', duration: 86400 });
+    expect(rec.body.suggestion.why).not.toContain(`#${day.body.number}`);
+    expect(rec.body.cases[0]).toMatchObject({ number: day.body.number, status: 'revoked' });
+  });
+
+  it('does not count failed cases, and shows a user who is not in the guild', async () => {
+    const failed = await h.call('POST', `${base}/cases`, {
+      body: { target: h.seed.ids.admin, action: 'ban', reason: 'x' },
+    });
+    expect(failed.body.status).toBe('failed');
+    const rec = await record(h.seed.ids.admin);
+    expect(rec.body.cases).toHaveLength(1);
+    expect(rec.body.suggestion).toMatchObject({ action: 'warn' });
+
+    await create({ target: h.seed.ids.support, action: 'ban', reason: 'gone' });
+    const banned = await record(h.seed.ids.support);
+    expect(banned.body.user).toMatchObject({ id: h.seed.ids.support, name: 'sam', inServer: false });
+    expect(banned.body.suggestion).toMatchObject({ action: 'ban' });
+    expect((await record('999999999999999998')).status).toBe(404);
+  });
+
+  it('answers 503 within the timeout when the logs service is slow', async () => {
+    logsDelayMs = 1_500;
+    const started = Date.now();
+    const res = await record(h.seed.ids.member);
+    logsDelayMs = 0;
+    expect(res.status).toBe(503);
+    expect(res.body.detail).toContain(RPC.memberHistory);
+    expect(Date.now() - started).toBeLessThan(1_400);
+  });
+
+  it('keeps p95 of the member record at or below 20 ms with 10,000 cases in the guild', async () => {
+    const guild = h.seed.id;
+    const now = Date.now();
+    const rows: CaseRow[] = Array.from({ length: 10_000 }, (_, i) => {
+      const number = 1_000 + i;
+      const target = i % 500 === 0 ? h.seed.ids.moderator : `${2_000_000_000_000_000 + (i % 997)}`;
+      return {
+        _id: caseId(guild, number),
+        guild,
+        number,
+        action: 'warn',
+        target,
+        targetName: 'someone',
+        moderator: h.seed.ids.admin,
+        moderatorName: 'alice',
+        reason: 'bulk',
+        status: 'active',
+        duration: null,
+        deleteMessageSeconds: null,
+        expiresAt: null,
+        logChannel: null,
+        logMessage: null,
+        failure: null,
+        revokedBy: null,
+        revokedByName: null,
+        revokedAt: null,
+        busyUntil: null,
+        history: [],
+        createdAt: new Date(now - i * 60_000),
+      };
+    });
+    await CaseModel.insertMany(rows, { ordered: false });
+    expect(await CaseModel.countDocuments({ guild })).toBeGreaterThanOrEqual(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let i = 0; i < 50; i++) await record(h.seed.ids.moderator);
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      const res = await record(h.seed.ids.moderator);
+      times.push(performance.now() - t);
+      expect(res.body.cases).toHaveLength(20);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = times[Math.floor(times.length * 0.95)];
+    expect(p95).toBeLessThanOrEqual(20);
+  }, 60_000);
+});
