@@ -1,0 +1,211 @@
+import { type FeaturesReply, RPC } from '@guildhall/shared';
+import { type Harness, startHarness } from './harness';
+
+describe('appeals, reports, settings and features', () => {
+  let h: Harness;
+  let base: string;
+  const oldBanned = '1100000000000000077';
+  const text = 'I am sorry, it will not happen again. Please let me back.';
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.fake.seedGuild({ ...h.seed, bans: [{ user: { id: oldBanned, username: 'olduser' }, reason: 'old ban' }] });
+    base = `/api/v1/servers/${h.seed.id}`;
+  });
+  afterAll(() => h.close());
+
+  const appeal = (as: string, body: Record<string, unknown>) =>
+    h.call('POST', `/api/v1/record/${h.seed.id}/appeals`, { as, name: `member${as.slice(-4)}`, caps: [], body });
+
+  it('sets the queue channels after checking them on the platform, and reports features honestly', async () => {
+    const before = await h.peer.request<FeaturesReply>(RPC.features('moderation'), { guild: h.seed.id }, 1_000);
+    expect(before.features.map((f) => [f.feature, f.state])).toEqual([
+      ['cases', 'on'],
+      ['appeals', 'partial'],
+      ['reports', 'partial'],
+    ]);
+    const bad = await h.call('PUT', `${base}/moderation/settings`, {
+      body: { appealsChannel: h.seed.ids.forum, reportsChannel: null },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('body.appealsChannel');
+    const ok = await h.call('PUT', `${base}/moderation/settings`, {
+      body: { appealsChannel: h.seed.ids.modLog, reportsChannel: h.seed.ids.modLog },
+    });
+    expect(ok.body).toEqual({ guild: h.seed.id, appealsChannel: h.seed.ids.modLog, reportsChannel: h.seed.ids.modLog });
+    expect((await h.call('GET', `${base}/moderation/settings`)).body).toEqual(ok.body);
+    const after = await h.peer.request<FeaturesReply>(RPC.features('moderation'), { guild: h.seed.id }, 1_000);
+    expect(after.features.map((f) => f.state)).toEqual(['on', 'on', 'on']);
+  });
+
+  it('lets a member appeal their own case once, in a queue thread; others get 403', async () => {
+    const c = await h.call('POST', `${base}/cases`, {
+      body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
+    });
+    const wrong = await appeal(h.seed.ids.support, { caseNumber: c.body.number, text });
+    expect(wrong.status).toBe(403);
+    expect((await appeal(h.seed.ids.member, { caseNumber: c.body.number, text: 'too short' })).status).toBe(400);
+    expect((await appeal(h.seed.ids.member, { caseNumber: 9999, text })).status).toBe(404);
+    const res = await appeal(h.seed.ids.member, { caseNumber: c.body.number, text });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      guild: h.seed.id,
+      member: h.seed.ids.member,
+      caseNumber: c.body.number,
+      text,
+      status: 'pending',
+      decidedBy: null,
+      note: null,
+    });
+    expect(res.body.queueThread).toMatch(/^[0-9]+$/);
+    const [thread] = h.fake.callsTo('POST', '/channels/{channel_id}/threads').slice(-1);
+    expect(thread.path).toBe(`/channels/${h.seed.ids.modLog}/threads`);
+    expect(h.fake.guild(h.seed.id)!.channels.has(res.body.queueThread)).toBe(true);
+    expect((await appeal(h.seed.ids.member, { caseNumber: c.body.number, text })).status).toBe(409);
+
+    const accepted = await h.call('POST', `${base}/appeals/${res.body.id}/decision`, {
+      body: { decision: 'accepted', note: 'fair enough' },
+      caps: ['appeals.decide'],
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({ status: 'accepted', decidedBy: h.seed.ids.moderator, note: 'fair enough' });
+    const [lift] = h.fake.callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}').slice(-1);
+    expect(lift.body).toEqual({ communication_disabled_until: null });
+    const revoked = await h.waitFor(
+      () => h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === c.body.number),
+      'case.revoked from the appeal',
+    );
+    expect((revoked.data as any).appeal).toBe(res.body.id);
+    const again = await h.call('POST', `${base}/appeals/${res.body.id}/decision`, {
+      body: { decision: 'denied', note: '' },
+    });
+    expect(again.status).toBe(409);
+    h.fake.assertNoViolations();
+  });
+
+  it('appeals a ban that predates the service; denying keeps it, accepting lifts it', async () => {
+    expect((await appeal(h.seed.ids.member, { text })).status).toBe(404);
+    const first = await appeal(oldBanned, { text });
+    expect(first.status).toBe(201);
+    expect(first.body.caseNumber).toBeNull();
+    const denied = await h.call('POST', `${base}/appeals/${first.body.id}/decision`, {
+      body: { decision: 'denied', note: 'no' },
+    });
+    expect(denied.body.status).toBe('denied');
+    expect(h.fake.guild(h.seed.id)!.bans.has(oldBanned)).toBe(true);
+
+    const second = await appeal(oldBanned, { text });
+    expect(second.status).toBe(201);
+    const accepted = await h.call('POST', `${base}/appeals/${second.body.id}/decision`, {
+      body: { decision: 'accepted', note: '' },
+    });
+    expect(accepted.body).toMatchObject({ status: 'accepted', note: null });
+    expect(h.fake.guild(h.seed.id)!.bans.has(oldBanned)).toBe(false);
+    const [unban] = h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${oldBanned}`);
+    expect(unban.reason).toBe(`Appeal accepted by user${h.seed.ids.moderator.slice(-4)} (${h.seed.ids.moderator})`);
+
+    const pending = await h.call('GET', `${base}/appeals?status=accepted`, { caps: ['appeals.decide'] });
+    expect(pending.body.appeals.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([second.body.id]));
+    expect(pending.body.appeals.every((a: { status: string }) => a.status === 'accepted')).toBe(true);
+    const all = await h.call('GET', `${base}/appeals?limit=2`);
+    expect(all.body.appeals.map((a: { id: string }) => a.id)).toEqual([second.body.id, first.body.id]);
+    const older = await h.call('GET', `${base}/appeals?before=${first.body.id}`);
+    expect(older.body.appeals.every((a: { id: string }) => a.id < first.body.id)).toBe(true);
+    expect((await h.call('GET', `${base}/appeals`, { caps: ['cases.read'] })).status).toBe(403);
+  });
+
+  const reportDispatch = (interaction: string, reporter: string, message: string) => ({
+    t: 'INTERACTION_CREATE',
+    s: 42,
+    op: 0,
+    d: {
+      id: interaction,
+      application_id: '1000000000000000009',
+      type: 2,
+      token: `token-${interaction}`,
+      version: 1,
+      guild_id: h.seed.id,
+      channel_id: h.seed.ids.general,
+      channel: { id: h.seed.ids.general, type: 0 },
+      member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
+      data: {
+        id: '1000000000000000010',
+        name: 'Report message',
+        type: 3,
+        target_id: message,
+        resolved: {
+          messages: {
+            [message]: {
+              id: message,
+              channel_id: h.seed.ids.general,
+              content: 'buy cheap coins',
+              author: { id: h.seed.ids.member, username: 'pat', global_name: null },
+            },
+          },
+        },
+      },
+    },
+  });
+
+  it('files a report from the message command, answers ephemerally once, and resolves it (no logs service: the record is a 503)', async () => {
+    const dispatch = reportDispatch('1400000000000000001', h.seed.ids.support, '1400000000000000100');
+    await h.peer.publish('platform.dispatch.INTERACTION_CREATE', dispatch, 'dispatch-1');
+    await h.peer.publish('platform.dispatch.INTERACTION_CREATE', dispatch, 'dispatch-1-redelivered');
+    const created = await h.waitFor(() => h.events.find((e) => e.type === 'report.created'), 'report.created');
+    const report = (created.data as any).report;
+    expect(report).toMatchObject({
+      guild: h.seed.id,
+      message: '1400000000000000100',
+      channel: h.seed.ids.general,
+      author: h.seed.ids.member,
+      authorName: 'pat',
+      content: 'buy cheap coins',
+      reporter: h.seed.ids.support,
+      reporterName: 'Sam S',
+      status: 'open',
+      caseNumber: null,
+    });
+    expect(report.queueThread).toMatch(/^[0-9]+$/);
+    const callbacks = h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
+    expect(callbacks).toHaveLength(1);
+    expect(callbacks[0].body).toMatchObject({ type: 4, data: { flags: 64 } });
+
+    await h.peer.publish(
+      'platform.dispatch.INTERACTION_CREATE',
+      reportDispatch('1400000000000000002', h.seed.ids.support, '1400000000000000100'),
+      'dispatch-2',
+    );
+    await h.waitFor(
+      () => h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback').length === 2,
+      'the duplicate report answer',
+    );
+    const list = await h.call('GET', `${base}/reports?status=open`, { caps: ['reports.manage'] });
+    expect(list.body.reports).toHaveLength(1);
+    const withoutLogs = await h.call('GET', `${base}/members/${h.seed.ids.member}`);
+    expect(withoutLogs.status).toBe(503);
+
+    const other = await h.call('POST', `${base}/cases`, {
+      body: { target: h.seed.ids.support, action: 'warn', reason: 'x' },
+    });
+    const wrongCase = await h.call('POST', `${base}/reports/${report.id}/resolve`, {
+      body: { status: 'actioned', caseNumber: other.body.number },
+    });
+    expect(wrongCase.status).toBe(400);
+    expect(
+      (await h.call('POST', `${base}/reports/${report.id}/resolve`, { body: { status: 'actioned' } })).status,
+    ).toBe(400);
+    const c = await h.call('POST', `${base}/cases`, {
+      body: { target: h.seed.ids.member, action: 'warn', reason: 'scam links' },
+    });
+    const actioned = await h.call('POST', `${base}/reports/${report.id}/resolve`, {
+      body: { status: 'actioned', caseNumber: c.body.number },
+      caps: ['reports.manage'],
+    });
+    expect(actioned.status).toBe(200);
+    expect(actioned.body).toMatchObject({ status: 'actioned', caseNumber: c.body.number });
+    const twice = await h.call('POST', `${base}/reports/${report.id}/resolve`, { body: { status: 'dismissed' } });
+    expect(twice.status).toBe(409);
+    await h.waitFor(() => h.events.find((e) => e.type === 'report.resolved'), 'report.resolved');
+    h.fake.assertNoViolations();
+  });
+});
