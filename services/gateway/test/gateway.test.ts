@@ -330,6 +330,7 @@ describe('staff bearer tokens', () => {
     const authorization = await header();
     const res = await api(path, { headers: authorization ? { authorization } : {} });
     await expectProblem(res, 401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('refuses a valid token without the staff claim (403)', async () => {

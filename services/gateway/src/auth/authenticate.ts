@@ -1,4 +1,4 @@
-import { unauthorized } from '@guildhall/shared';
+import { HttpProblem, unauthorized } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { assertTrustedOrigin } from '../csrf';
 import { gatewayState } from '../state';
@@ -20,9 +20,12 @@ export function authenticate(verifyStaff: StaffVerifier, dashboardOrigins: Reado
         state.principal = null;
         break;
       case 'staff':
-        res.setHeader('www-authenticate', 'Bearer');
-        state.principal = await verifyStaff(bearerToken(req));
-        res.removeHeader('www-authenticate');
+        try {
+          state.principal = await verifyStaff(bearerToken(req));
+        } catch (err) {
+          if (err instanceof HttpProblem && err.status === 401) res.setHeader('www-authenticate', 'Bearer');
+          throw err;
+        }
         break;
       default: {
         const raw = sessionCookie(req);
