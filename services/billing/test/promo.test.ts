@@ -1,6 +1,6 @@
 import { EntitlementChangedData, type FeaturesReply, RPC } from '@guildhall/shared';
+import { waitFor } from '@guildhall/shared/testing';
 import { MEMBER_UUID_NAMESPACE, uuidV5 } from '../src/promo/memberRef';
-import { waitFor } from './helpers';
 import { type Harness, STAFF, startHarness } from './setup';
 
 const GUILD = '1090000000000000001';

@@ -7,16 +7,19 @@ import {
   startService,
 } from '@guildhall/shared';
 import {
+  type AppleChain,
   deleteNamespace,
   identityHeaders,
+  type JwksServer,
+  makeAppleChain,
   startFakePlatform,
+  startJwksServer,
   stopTestMongo,
   testNatsUrl,
   testServiceEnv,
   userIdentity,
 } from '@guildhall/shared/testing';
 import { definition } from '../src/service';
-import { type AppleChain, type JwksServer, makeAppleChain, startJwksServer } from './helpers';
 
 export const STRIPE_SECRET = 'whsec_test_guildhall_billing_0123456789';
 export const APPLE_BUNDLE = 'gg.guildhall.app';

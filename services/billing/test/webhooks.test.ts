@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { appleSign, makeAppleChain, startJwksServer, waitFor } from '@guildhall/shared/testing';
 import Stripe from 'stripe';
-import { appleSign, makeAppleChain, startJwksServer, waitFor } from './helpers';
 import {
   APPLE_BUNDLE,
   GOOGLE_ACCOUNT,

@@ -1,5 +1,6 @@
 import { type AccessReply, CAPS, RPC, type StructureReply } from '@guildhall/shared';
-import { type Harness, startHarness, waitFor } from './harness';
+import { waitFor } from '@guildhall/shared/testing';
+import { type Harness, startHarness } from './harness';
 
 describe('community: RPC.access and structure', () => {
   let h: Harness;

@@ -1,8 +1,9 @@
 import type { ServiceEvent } from '@guildhall/shared';
+import { waitFor } from '@guildhall/shared/testing';
 import { ChannelType } from 'discord-api-types/v10';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
 import { Post } from '../src/posts/model';
-import { type Harness, startHarness, waitFor } from './harness';
+import { type Harness, startHarness } from './harness';
 
 describe('community: forums and post status', () => {
   let h: Harness;

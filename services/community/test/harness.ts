@@ -78,19 +78,3 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   };
 }
-
-/** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
-export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

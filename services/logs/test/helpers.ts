@@ -44,16 +44,3 @@ export function answerStructure(bus: EventBus, seed: SeedGuild) {
     botTop: 3,
   }));
 }
-
-/** Retries `check` until it stops throwing (or `timeoutMs` passes, then throws its last error). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}

@@ -1,6 +1,7 @@
 import { type EventBus, JOURNAL_KINDS, RPC, type RunningService, startService } from '@guildhall/shared';
 import {
   deleteNamespace,
+  eventually,
   type FakePlatform,
   identityHeaders,
   sampleGuild,
@@ -12,7 +13,7 @@ import {
 } from '@guildhall/shared/testing';
 import { AuditLogEvent, ChannelType } from 'discord-api-types/v10';
 import { definition } from '../src/service';
-import { answerStructure, dispatch, eventually, testBus } from './helpers';
+import { answerStructure, dispatch, testBus } from './helpers';
 
 const seed = sampleGuild();
 const ids = seed.ids;

@@ -1,2 +1,4 @@
 export * from './env';
 export * from './fakePlatform';
+export * from './providers';
+export * from './wait';

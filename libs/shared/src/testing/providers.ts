@@ -6,17 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
-/** Polls `read` every 50 ms until `done(value)` holds (or throws after `ms`). */
-export async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** A test certificate chain in the App Store's shape: root -> intermediate (WWDR OID) -> leaf (receipt OID). */
 export interface AppleChain {
   rootDer: Buffer;
@@ -122,18 +111,24 @@ export function appleSign(chain: AppleChain, payload: Record<string, unknown>): 
   return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', x5c: chain.x5c }).sign(chain.leafKey);
 }
 
-/** A local JWKS endpoint serving one RSA key, and a signer of Google-style OIDC tokens with it. */
+/** A local JWKS endpoint serving one RSA key, and a signer of JWTs (OIDC tokens, staff tokens) with that key. */
 export interface JwksServer {
   url: string;
   sign(
     claims: Record<string, unknown>,
-    opts?: { audience?: string; expiresIn?: string | number; issuer?: string },
+    opts?: { audience?: string; expiresIn?: string | number; issuer?: string; subject?: string },
   ): Promise<string>;
   close(): Promise<void>;
 }
 
-/** Starts a JWKS HTTP server on 127.0.0.1 with a fresh RS256 key (`kid` given). */
-export async function startJwksServer(kid: string): Promise<JwksServer> {
+/**
+ * Starts a JWKS HTTP server on 127.0.0.1 with a fresh RS256 key. Tokens are signed with `kid` and, unless `sign`
+ * says otherwise, the given issuer and audience (defaults: Google's issuer, no audience check intended).
+ */
+export async function startJwksServer(
+  kid: string,
+  defaults: { issuer?: string; audience?: string } = {},
+): Promise<JwksServer> {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
   const server: Server = createServer((_req, res) => {
@@ -144,14 +139,15 @@ export async function startJwksServer(kid: string): Promise<JwksServer> {
   const port = (server.address() as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}/certs`,
-    sign: (claims, opts = {}) =>
-      new SignJWT(claims)
+    sign: (claims, opts = {}) => {
+      const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
-        .setIssuer(opts.issuer ?? 'https://accounts.google.com')
-        .setAudience(opts.audience ?? 'https://billing.example.test/api/webhooks/android-store')
+        .setIssuer(opts.issuer ?? defaults.issuer ?? 'https://accounts.google.com')
+        .setAudience(opts.audience ?? defaults.audience ?? 'https://billing.example.test/api/webhooks/android-store')
         .setIssuedAt()
-        .setExpirationTime(opts.expiresIn ?? '1h')
-        .sign(privateKey),
+        .setExpirationTime(opts.expiresIn ?? '1h');
+      return (opts.subject ? jwt.setSubject(opts.subject) : jwt).sign(privateKey);
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
