@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { EventBus } from '../bus/eventBus';
 import { createLogger, type Logger } from '../logger';
+import { AckedPublisher } from './ackedPublisher';
 import { dispatchSubject } from './intents';
 import { dispatchTime, lineMsgId, parseRecordedLine } from './replayLine';
 
@@ -107,6 +108,7 @@ export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
   });
   const logger = opts.logger ?? createLogger('replay', 'warn');
   const bus = await EventBus.connect({ url: opts.natsUrl, name: 'replay', namespace: opts.namespace, logger });
+  const publisher = new AckedPublisher(bus.nc);
   const summary: ReplaySummary = {
     file: opts.file,
     lines: lines.length,
@@ -136,11 +138,12 @@ export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
   const publish = async (no: number, line: string, t: string) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const ack = await bus.js.publish(bus.subject(dispatchSubject(t)), encoder.encode(line), {
-          msgID: lineMsgId(line),
-          timeout: 10_000,
-        });
-        if (ack.duplicate) summary.duplicates++;
+        const duplicate = await publisher.publish(
+          bus.subject(dispatchSubject(t)),
+          encoder.encode(line),
+          lineMsgId(line),
+        );
+        if (duplicate) summary.duplicates++;
         else summary.published++;
         summary.perType[t] = (summary.perType[t] ?? 0) + 1;
         return;
@@ -182,6 +185,7 @@ export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
     }
     await window.idle();
   } finally {
+    publisher.close();
     await bus.close();
   }
   summary.elapsedMs = Date.now() - started;
