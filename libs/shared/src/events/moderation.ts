@@ -30,7 +30,6 @@ export const CaseUpdatedData = z.strictObject({
   editedBy: Snowflake,
   editedByName: z.string(),
   /** True when moderation already edited the case's log message on the platform. */
-  logEdited: z.boolean(),
 });
 
 /** `case.revoked`: the case was lifted (by a revoke, or by accepting the appeal `appeal`). */
@@ -96,8 +95,8 @@ const STATUS_COLORS: Record<z.infer<typeof Case>['status'], number> = {
 
 /**
  * The moderation-log embed of a case, in the platform's embed shape: title `Ban · Case #12`, the target,
- * moderator, reason, status and (when set) expiry as a platform timestamp. Logs posts case logs with it and
- * moderation re-renders the posted message with it when a reason changes, so both always look the same.
+ * moderator, reason, status and (when set) expiry as a platform timestamp. The logs service posts and re-renders case
+ * log messages with it.
  */
 export function caseLogEmbed(c: z.infer<typeof Case>): APIEmbed {
   const fields = [

@@ -76,24 +76,6 @@ export function eventEmbed(event: EventRow): APIEmbed {
   };
 }
 
-/** The log embed of a moderation case (number, action, status, target, moderator, reason, expiry). */
-export function caseEmbed(c: z.infer<typeof Case>): APIEmbed {
-  const fields = [
-    { name: 'Member', value: clip(`${c.targetName} (<@${c.target}>)`, 200), inline: true },
-    { name: 'Moderator', value: clip(`${c.moderatorName} (<@${c.moderator}>)`, 200), inline: true },
-    { name: 'Status', value: c.status, inline: true },
-    { name: 'Reason', value: clip(c.reason, 1000), inline: false },
-  ];
-  if (c.expiresAt) fields.push({ name: 'Expires', value: c.expiresAt, inline: true });
-  return {
-    title: `Case #${c.number}: ${c.action}`,
-    color: CATEGORY_COLOR.moderation,
-    fields,
-    footer: { text: `case ${c.number}` },
-    timestamp: c.createdAt,
-  };
-}
-
 /** Characters of an embed that count toward the per-message limit. */
 export function embedLength(embed: APIEmbed): number {
   let n = (embed.title ?? '').length + (embed.description ?? '').length + (embed.footer?.text ?? '').length;

@@ -1,8 +1,15 @@
-import { Case, type CaseLoggedEvent, type Logger, type Outbox, type REST, Routes } from '@guildhall/shared';
+import {
+  Case,
+  type CaseLoggedEvent,
+  caseLogEmbed,
+  type Logger,
+  type Outbox,
+  type REST,
+  Routes,
+} from '@guildhall/shared';
 import type { APIMessage } from 'discord-api-types/v10';
 import type { z } from 'zod';
 import { cachedSettings } from '../settings/getSettings';
-import { caseEmbed } from './embeds';
 import { CaseLogModel, type CaseLogRow } from './model';
 
 /** A moderation case (the Case API shape). */
@@ -32,7 +39,7 @@ export async function logNewCase(deps: { platform: REST; outbox: Outbox }, c: Ca
   if (existing?.message) return;
   const target = existing?.channel ?? channel;
   const message = (await deps.platform.post(Routes.channelMessages(target), {
-    body: { embeds: [caseEmbed(c)], allowed_mentions: { parse: [] } },
+    body: { embeds: [caseLogEmbed(c)], allowed_mentions: { parse: [] } },
   })) as APIMessage;
   await CaseLogModel.updateOne({ _id: id }, { $set: { message: message.id, updatedAt: new Date() } });
   const logged: CaseLoggedEvent = { caseNumber: c.number, logChannel: target, logMessage: message.id };
@@ -47,7 +54,7 @@ export async function editCaseLog(deps: { platform: REST; logger: Logger }, c: C
   const log = await CaseLogModel.findById(`${c.guild}:${c.number}`).lean<CaseLogRow>();
   if (!log?.message) return;
   try {
-    await deps.platform.patch(Routes.channelMessage(log.channel, log.message), { body: { embeds: [caseEmbed(c)] } });
+    await deps.platform.patch(Routes.channelMessage(log.channel, log.message), { body: { embeds: [caseLogEmbed(c)] } });
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status !== 404 && status !== 403) throw err;

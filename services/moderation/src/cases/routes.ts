@@ -17,7 +17,7 @@ export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
       }),
     ),
     bind(moderationRoutes.editCase, ({ params, body, identity }) =>
-      editCaseReason(ctx.platform, ctx.outbox, ctx.logger, {
+      editCaseReason(ctx.outbox, {
         guild: params.guild,
         number: params.number,
         reason: body.reason,
