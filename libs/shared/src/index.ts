@@ -16,3 +16,4 @@ export * from './platform';
 export * from './poller';
 export * from './requestContext';
 export * from './service';
+export * from './platformBridge';
