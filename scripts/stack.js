@@ -1,4 +1,3 @@
-'use strict';
 /**
  * Boots Guildhall as separate processes on one machine: the embedded MongoDB (unless MONGO_URL is given), NATS
  * (NATS_URL, or one already on 127.0.0.1:4222, or a `nats-server` from PATH started here), the five services and
@@ -109,7 +108,9 @@ async function ensureNats({ natsUrl, dataDir, log }) {
   }
   const store = path.join(dataDir, 'nats');
   fs.mkdirSync(store, { recursive: true });
-  const child = spawn(found, ['-js', '-a', '127.0.0.1', '-p', '4222', '-sd', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(found, ['-js', '-a', '127.0.0.1', '-p', '4222', '-sd', store], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr.on('data', (d) => log?.('nats', d.toString().trim()));
   await waitForPort('127.0.0.1', 4222, 15_000);
   return { url: 'nats://127.0.0.1:4222', child };
@@ -145,7 +146,11 @@ async function startStack(options = {}) {
   try {
     const mongo = options.mongoUrl
       ? { url: options.mongoUrl, child: null }
-      : await startEmbeddedMongo({ port: basePort + 17, dataDir: options.memory ? null : path.join(dataDir, 'mongo'), log });
+      : await startEmbeddedMongo({
+          port: basePort + 17,
+          dataDir: options.memory ? null : path.join(dataDir, 'mongo'),
+          log,
+        });
     started.push({ name: 'mongo', child: mongo.child });
     const nats = await ensureNats({ natsUrl: options.natsUrl, dataDir, log });
     started.push({ name: 'nats', child: nats.child });

@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-'use strict';
 /**
  * `npm start`: the gateway and all five services on this machine, the embedded MongoDB persisted under ./data
  * (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. Ctrl-C stops everything cleanly.
  */
 const { startStack } = require('./stack');
 
-const colors = { gateway: 36, moderation: 33, tickets: 35, logs: 32, community: 34, billing: 31, mongo: 90, nats: 90, bridge: 96 };
+const colors = {
+  gateway: 36,
+  moderation: 33,
+  tickets: 35,
+  logs: 32,
+  community: 34,
+  billing: 31,
+  mongo: 90,
+  nats: 90,
+  bridge: 96,
+};
 const log = (name, line) => {
   if (process.env.QUIET && !/"level":(50|60)/.test(line)) return;
   process.stdout.write(`\x1b[${colors[name] ?? 0}m${name.padEnd(10)}\x1b[0m ${line}\n`);
