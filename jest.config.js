@@ -15,6 +15,7 @@ const common = {
   moduleNameMapper: {
     '^@guildhall/shared$': '<rootDir>/libs/shared/src/index.ts',
     '^@guildhall/shared/testing$': '<rootDir>/libs/shared/src/testing/index.ts',
+    '^@guildhall/shared/platformBridge$': '<rootDir>/libs/shared/src/platformBridge/index.ts',
     '^@guildhall/embedded-mongo$': '<rootDir>/libs/embedded-mongo/src/index.ts',
   },
 };

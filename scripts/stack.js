@@ -131,7 +131,8 @@ function identitySecret(dataDir) {
  * Starts everything and waits until each process answers /readyz.
  * Options: `dataDir` (default ./data), `memory` (embedded MongoDB in memory), `env` (extra variables for every
  * service), `basePort` (services get basePort+1..5, the embedded MongoDB basePort+17; default 4100), `gatewayPort`
- * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`.
+ * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`,
+ * `bridge` (also run the platform bridge, which needs PLATFORM_BOT_TOKEN).
  * Returns the URLs and `stop()`, `kill(name, signal)` and `start(name)` for fault tests.
  */
 async function startStack(options = {}) {
@@ -178,6 +179,12 @@ async function startStack(options = {}) {
       return procs[name];
     };
     for (const name of [...SERVICES, 'gateway']) started.push({ name, child: launch(name) });
+    if (options.bridge) {
+      started.push({
+        name: 'bridge',
+        child: spawnNode('bridge', path.join(ROOT, 'scripts/bridge.js'), [], common, log),
+      });
+    }
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     await Promise.all([
       ...SERVICES.map((s) => waitForReady(`${urls[s]}/readyz`, 60_000, s)),

@@ -3,7 +3,12 @@
  * `npm start`: the gateway and all five services on this machine, the embedded MongoDB persisted under ./data
  * (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. Ctrl-C stops everything cleanly.
  */
-const { startStack } = require('./stack');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startStack, ROOT } = require('./stack');
+
+/** Where `npm run session` and `npm run demo` find the running system. */
+const STACK_FILE = path.join(ROOT, 'data', 'stack.json');
 
 const colors = {
   gateway: 36,
@@ -22,14 +27,30 @@ const log = (name, line) => {
 };
 
 async function main() {
-  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log });
+  const bridge = Boolean(process.env.PLATFORM_BOT_TOKEN);
+  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log, bridge });
   const url = stack.gatewayUrl;
+  fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
+  fs.writeFileSync(
+    STACK_FILE,
+    JSON.stringify(
+      {
+        gatewayUrl: url,
+        mongoUrl: stack.mongoUrl,
+        natsUrl: stack.natsUrl,
+        namespace: process.env.NATS_NAMESPACE ?? '',
+      },
+      null,
+      2,
+    ),
+  );
   process.stdout.write(
     [
       '',
       `Guildhall is running: ${url}`,
       `  health:   ${url}/healthz`,
       `  API docs: ${url}/api/docs`,
+      `  bridge:   ${bridge ? 'connected to the platform gateway (PLATFORM_BOT_TOKEN)' : 'off (set PLATFORM_BOT_TOKEN to receive live platform events)'}`,
       '  sign in:  configure PLATFORM_OAUTH_CLIENT_ID/SECRET and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
       '  demo:     npm run demo   (replays a recorded guild day into this running system)',
@@ -39,6 +60,7 @@ async function main() {
   const shutdown = async () => {
     process.stdout.write('\nstopping...\n');
     await stack.stop();
+    fs.rmSync(STACK_FILE, { force: true });
     process.exit(0);
   };
   process.once('SIGINT', shutdown);

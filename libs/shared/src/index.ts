@@ -16,4 +16,3 @@ export * from './platform';
 export * from './poller';
 export * from './requestContext';
 export * from './service';
-export * from './platformBridge';

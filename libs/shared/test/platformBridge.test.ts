@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, EventBus } from '@guildhall/shared';
+import { BRIDGE_INTENTS, type Bridge, startBridge } from '@guildhall/shared/platformBridge';
 import { deleteNamespace, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
 import { GatewayIntentBits, GatewayOpcodes } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { BRIDGE_INTENTS, type Bridge, startBridge } from '../src/platformBridge';
 
 const logger = createLogger('bridge-test', 'silent');
 const SESSION = 'fake-session-7f3a';

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPlatformClient, Routes } from '@guildhall/shared';
+import {
+  FIXTURE_IDS,
+  fixtureSeedGuild,
+  guildDay,
+  guildDayNdjson,
+  parseRecordedLine,
+  TICKET_TYPE_ID,
+} from '@guildhall/shared/platformBridge';
 import { type FakePlatform, startFakePlatform } from '@guildhall/shared/testing';
 import {
   type APIBan,
@@ -12,14 +20,6 @@ import {
   type GatewayDispatchPayload,
   InteractionType,
 } from 'discord-api-types/v10';
-import {
-  FIXTURE_IDS,
-  fixtureSeedGuild,
-  guildDay,
-  guildDayNdjson,
-  parseRecordedLine,
-  TICKET_TYPE_ID,
-} from '../src/platformBridge';
 
 const file = join(__dirname, '..', '..', '..', 'fixtures', 'guild-day.ndjson');
 const recorded = readFileSync(file, 'utf8');

@@ -2,8 +2,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, EventBus } from '@guildhall/shared';
+import {
+  dispatchTime,
+  guildDayCounts,
+  lineMsgId,
+  parseRecordedLine,
+  replayFile,
+} from '@guildhall/shared/platformBridge';
 import { deleteNamespace, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
-import { dispatchTime, guildDayCounts, lineMsgId, parseRecordedLine, replayFile } from '../src/platformBridge';
 
 const logger = createLogger('replay-test', 'silent');
 const fixture = join(__dirname, '..', '..', '..', 'fixtures', 'guild-day.ndjson');
