@@ -28,7 +28,12 @@ const log = (name, line) => {
 
 async function main() {
   const bridge = Boolean(process.env.PLATFORM_BOT_TOKEN);
-  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log, bridge });
+  const port = process.env.PORT ?? '8080';
+  const env = {
+    COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
+    DASHBOARD_ORIGINS: process.env.DASHBOARD_ORIGINS ?? `http://127.0.0.1:${port},http://localhost:${port}`,
+  };
+  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log, bridge, env });
   const url = stack.gatewayUrl;
   fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
   fs.writeFileSync(
@@ -51,7 +56,7 @@ async function main() {
       `  health:   ${url}/healthz`,
       `  API docs: ${url}/api/docs`,
       `  bridge:   ${bridge ? 'connected to the platform gateway (PLATFORM_BOT_TOKEN)' : 'off (set PLATFORM_BOT_TOKEN to receive live platform events)'}`,
-      '  sign in:  configure PLATFORM_OAUTH_CLIENT_ID/SECRET and open /auth/login, or for local use:',
+      '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
       '  demo:     npm run demo   (replays a recorded guild day into this running system)',
       '',
