@@ -1,0 +1,226 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  FIXTURE_IDS,
+  fixtureSeedGuild,
+  guildDayNdjson,
+  type ReplaySummary,
+  recentDayStart,
+  replayFile,
+} from '@guildhall/shared/platformBridge';
+import {
+  type AppleChain,
+  deleteNamespace,
+  type FakePlatform,
+  type JwksServer,
+  makeAppleChain,
+  sampleGuild,
+  startFakePlatform,
+  startJwksServer,
+  testNamespace,
+  testNatsUrl,
+} from '@guildhall/shared/testing';
+
+// biome-ignore lint/suspicious/noExplicitAny: scripts/stack.js is plain JavaScript
+const { startStack } = require('../../scripts/stack.js') as { startStack: (o: object) => Promise<any> };
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const DASHBOARD_ORIGIN = 'http://dashboard.guildhall.test';
+export const STRIPE_SECRET = 'whsec_e2e_guildhall_0123456789abcdef';
+export const APPLE_BUNDLE = 'gg.guildhall.app';
+export const GOOGLE_AUDIENCE = 'https://guildhall.test/api/webhooks/android-store';
+export const GOOGLE_ACCOUNT = 'play-rtdn@guildhall-e2e.iam.gserviceaccount.com';
+export const GOOGLE_PACKAGE = 'gg.guildhall.app';
+export const STAFF_ISSUER = 'https://id.guildhall.test';
+export const STAFF_AUDIENCE = 'guildhall-staff-api';
+/** The staff user every staff token names (the `by` of promo batches). */
+export const STAFF_USER = {
+  sub: '7d9f2c1e-4b7a-4c11-9a51-3f0b6f2d8e10',
+  username: 'ops.alice',
+  name: 'Alice Ops',
+  flag: 'admin',
+};
+
+/** Users of the fixture guild signed in through OAuth2, and an admin of another guild. */
+export const USERS = {
+  owner: FIXTURE_IDS.owner,
+  admin: FIXTURE_IDS.admin,
+  moderator: FIXTURE_IDS.moderator,
+} as const;
+
+/** The whole system as separate processes, with the fake platform, identity providers and provider keys. */
+export interface System {
+  gatewayUrl: string;
+  namespace: string;
+  guild: string;
+  /** A second guild whose owner is `outsider`. */
+  otherGuild: { id: string; owner: string };
+  fake: FakePlatform;
+  staff: JwksServer;
+  google: JwksServer;
+  apple: AppleChain;
+  // biome-ignore lint/suspicious/noExplicitAny: the launcher's handle (scripts/stack.js)
+  stack: any;
+  /** Signs in `userId` through the gateway's OAuth2 login against the fake platform; returns the session id. */
+  login(userId: string): Promise<string>;
+  /** A staff bearer token (claims override the defaults). */
+  staffToken(
+    claims?: Record<string, unknown>,
+    opts?: { audience?: string; issuer?: string; expiresIn?: string },
+  ): Promise<string>;
+  /** Replays the recorded guild day, generated to end now (so its messages are in the 7-day window). */
+  replayFixture(): Promise<ReplaySummary>;
+  /** The NDJSON file `replayFixture` publishes. */
+  fixtureFile: string;
+  stop(): Promise<void>;
+}
+
+function randomPortBase(): number {
+  return 20_000 + Math.floor(Math.random() * 400) * 100;
+}
+
+async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end(png);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Boots the system: the fake platform seeded with the fixture guild (as it is after the recorded day) and a second
+ * guild, the gateway and five services as processes (embedded MongoDB in memory, a fresh NATS namespace), OAuth2
+ * configured against the fake, staff tokens from a local JWKS, and the three providers' verification keys.
+ */
+export async function startSystem(opts: { log?: boolean; env?: Record<string, string> } = {}): Promise<System> {
+  const fake = await startFakePlatform();
+  const dayStart = recentDayStart();
+  fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
+  const other = sampleGuild({ name: 'Elsewhere' });
+  fake.seedGuild(other);
+  const guild = FIXTURE_IDS.guild;
+  const manage = (id: string, name: string, owner: boolean) => ({ id, name, owner, permissions: owner ? '8' : '0' });
+  fake.seedUser({ id: USERS.owner, username: 'rowan89', guilds: [manage(guild, 'Lantern Hall', true)] });
+  fake.seedUser({ id: USERS.admin, username: 'selma39', guilds: [manage(guild, 'Lantern Hall', false)] });
+  fake.seedUser({ id: USERS.moderator, username: 'dario65', guilds: [manage(guild, 'Lantern Hall', false)] });
+  fake.seedUser({
+    id: other.ids.owner,
+    username: 'elsewhere-owner',
+    guilds: [manage(other.ids.guild, 'Elsewhere', true)],
+  });
+  const staff = await startJwksServer('staff-1', { issuer: STAFF_ISSUER, audience: STAFF_AUDIENCE });
+  const google = await startJwksServer('google-1', { audience: GOOGLE_AUDIENCE });
+  const apple = makeAppleChain('E2E');
+  const cdn = await startCdn();
+  const namespace = testNamespace();
+  const basePort = randomPortBase();
+  const gatewayPort = basePort + 50;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-system-'));
+  const fixtureFile = path.join(dataDir, 'guild-day.ndjson');
+  writeFileSync(fixtureFile, guildDayNdjson(dayStart));
+  const lines: string[] = [];
+  let stack: System['stack'];
+  try {
+    stack = await startStack({
+      memory: true,
+      dataDir,
+      basePort,
+      gatewayPort,
+      namespace,
+      natsUrl: testNatsUrl(),
+      mongoUrl: process.env.MONGO_URL,
+      dbPrefix: `e2e${namespace}`,
+      log: (name: string, line: string) => {
+        if (opts.log) process.stdout.write(`[${name}] ${line}\n`);
+        else if (lines.push(`[${name}] ${line}`) > 400) lines.shift();
+      },
+      env: {
+        LOG_LEVEL: 'warn',
+        VALIDATE_RESPONSES: '1',
+        PLATFORM_API_URL: fake.url,
+        PLATFORM_BOT_TOKEN: 'e2e-bot-token',
+        PLATFORM_CDN_URL: cdn.url,
+        PLATFORM_OAUTH_URL: `${fake.origin}/oauth2/authorize`,
+        OAUTH_CLIENT_ID: fake.clientId,
+        OAUTH_CLIENT_SECRET: fake.clientSecret,
+        OAUTH_REDIRECT_URI: `${gatewayUrl}/auth/callback`,
+        DASHBOARD_ORIGINS: DASHBOARD_ORIGIN,
+        COOKIE_SECURE: 'false',
+        STAFF_JWKS_URL: staff.url,
+        STAFF_JWT_ISSUER: STAFF_ISSUER,
+        STAFF_JWT_AUDIENCE: STAFF_AUDIENCE,
+        STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+        APPLE_ROOT_CERTS: apple.rootDer.toString('base64'),
+        APPLE_BUNDLE_ID: APPLE_BUNDLE,
+        APPLE_APP_APPLE_ID: '1234567890',
+        APPLE_ONLINE_CHECKS: '0',
+        GOOGLE_JWKS_URL: google.url,
+        GOOGLE_AUDIENCE,
+        GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
+        GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
+        ...opts.env,
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${lines.join('\n')}\n`);
+    throw err;
+  }
+
+  const login = async (userId: string): Promise<string> => {
+    const start = await fetch(`${gatewayUrl}/auth/login`, { redirect: 'manual' });
+    const stateCookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const authorize = new URL(start.headers.get('location')!);
+    authorize.searchParams.set('user', userId);
+    const consent = await fetch(authorize, { redirect: 'manual' });
+    const callback = await fetch(consent.headers.get('location')!, {
+      redirect: 'manual',
+      headers: { cookie: stateCookie },
+    });
+    const session = callback.headers.getSetCookie().find((c) => c.startsWith('service_session='));
+    if (!session) throw new Error(`login of ${userId} failed: ${callback.status} ${await callback.text()}`);
+    return session.split(';')[0]!.slice('service_session='.length);
+  };
+
+  return {
+    gatewayUrl,
+    namespace,
+    guild,
+    otherGuild: { id: other.ids.guild, owner: other.ids.owner },
+    fake,
+    staff,
+    google,
+    apple,
+    stack,
+    login,
+    staffToken: (claims = {}, o = {}) =>
+      staff.sign(
+        { staff: true, username: STAFF_USER.username, name: STAFF_USER.name, flag: STAFF_USER.flag, ...claims },
+        {
+          subject: (claims.sub as string | undefined) ?? STAFF_USER.sub,
+          ...o,
+        },
+      ),
+    fixtureFile,
+    replayFixture: () => replayFile({ file: fixtureFile, natsUrl: testNatsUrl(), namespace }),
+    async stop() {
+      await stack.stop();
+      await Promise.all([fake.close(), staff.close(), google.close(), cdn.close()]);
+      await deleteNamespace(namespace);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
