@@ -3,8 +3,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  type DayFacts,
   FIXTURE_IDS,
   fixtureSeedGuild,
+  guildDay,
   guildDayNdjson,
   type ReplaySummary,
   recentDayStart,
@@ -55,6 +57,10 @@ export interface System {
   gatewayUrl: string;
   namespace: string;
   guild: string;
+  /** Ids of what happened during the replayed day (joins, bans, the forum post, created roles...). */
+  day: DayFacts;
+  /** Start of the replayed day (it ends when the system started). */
+  dayStart: Date;
   /** A second guild whose owner is `outsider`. */
   otherGuild: { id: string; owner: string };
   fake: FakePlatform;
@@ -74,6 +80,8 @@ export interface System {
   replayFixture(): Promise<ReplaySummary>;
   /** The NDJSON file `replayFixture` publishes. */
   fixtureFile: string;
+  /** The NATS server the system uses. */
+  natsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -101,8 +109,12 @@ async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
  * Boots the system: the fake platform seeded with the fixture guild (as it is after the recorded day) and a second
  * guild, the gateway and five services as processes (embedded MongoDB in memory, a fresh NATS namespace), OAuth2
  * configured against the fake, staff tokens from a local JWKS, and the three providers' verification keys.
+ * `mongoUrl` / `natsUrl` point the system at a MongoDB / NATS server the caller runs (fault tests stop them);
+ * defaults: `MONGO_URL` or an in-memory embedded MongoDB, and the test NATS server.
  */
-export async function startSystem(opts: { log?: boolean; env?: Record<string, string> } = {}): Promise<System> {
+export async function startSystem(
+  opts: { log?: boolean; env?: Record<string, string>; mongoUrl?: string; natsUrl?: string } = {},
+): Promise<System> {
   const fake = await startFakePlatform();
   const dayStart = recentDayStart();
   fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
@@ -129,6 +141,7 @@ export async function startSystem(opts: { log?: boolean; env?: Record<string, st
   const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-system-'));
   const fixtureFile = path.join(dataDir, 'guild-day.ndjson');
   writeFileSync(fixtureFile, guildDayNdjson(dayStart));
+  const natsUrl = opts.natsUrl ?? testNatsUrl();
   const lines: string[] = [];
   let stack: System['stack'];
   try {
@@ -138,8 +151,8 @@ export async function startSystem(opts: { log?: boolean; env?: Record<string, st
       basePort,
       gatewayPort,
       namespace,
-      natsUrl: testNatsUrl(),
-      mongoUrl: process.env.MONGO_URL,
+      natsUrl,
+      mongoUrl: opts.mongoUrl ?? process.env.MONGO_URL,
       dbPrefix: `e2e${namespace}`,
       log: (name: string, line: string) => {
         if (opts.log) process.stdout.write(`[${name}] ${line}\n`);
@@ -199,6 +212,8 @@ export async function startSystem(opts: { log?: boolean; env?: Record<string, st
     gatewayUrl,
     namespace,
     guild,
+    day: guildDay(dayStart).facts,
+    dayStart,
     otherGuild: { id: other.ids.guild, owner: other.ids.owner },
     fake,
     staff,
@@ -215,7 +230,8 @@ export async function startSystem(opts: { log?: boolean; env?: Record<string, st
         },
       ),
     fixtureFile,
-    replayFixture: () => replayFile({ file: fixtureFile, natsUrl: testNatsUrl(), namespace }),
+    natsUrl,
+    replayFixture: () => replayFile({ file: fixtureFile, natsUrl, namespace }),
     async stop() {
       await stack.stop();
       await Promise.all([fake.close(), staff.close(), google.close(), cdn.close()]);

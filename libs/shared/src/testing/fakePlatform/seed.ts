@@ -177,6 +177,11 @@ export function buildGuildState(seed: SeedGuild, state: PlatformState): FakeGuil
       list.map((m) => fullMessage(m, channelId, m.author ?? state.botUser)),
     );
   }
+  const seen = [
+    ...[...guild.bans.values()].map((b) => b.user),
+    ...[...guild.messages.values()].flat().map((m) => m.author),
+  ];
+  for (const user of seen) if (!state.users.has(user.id)) state.users.set(user.id, user);
   return guild;
 }
 
