@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startStack, ROOT } = require('./stack');
+const { startSimulator } = require('./simulator');
 
 /** Where `npm run session` and `npm run demo` find the running system. */
 const STACK_FILE = path.join(ROOT, 'data', 'stack.json');
@@ -29,10 +30,24 @@ const log = (name, line) => {
 async function main() {
   const bridge = Boolean(process.env.PLATFORM_BOT_TOKEN);
   const port = process.env.PORT ?? '8080';
+  const gateway = `http://127.0.0.1:${port}`;
   const env = {
     COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
-    DASHBOARD_ORIGINS: process.env.DASHBOARD_ORIGINS ?? `http://127.0.0.1:${port},http://localhost:${port}`,
+    DASHBOARD_ORIGINS: process.env.DASHBOARD_ORIGINS ?? `${gateway},http://localhost:${port}`,
   };
+  const simulate = !process.env.PLATFORM_BOT_TOKEN && !process.env.PLATFORM_API_URL;
+  const dayStart = simulate ? require(path.join(ROOT, 'libs/shared/dist/platformBridge')).recentDayStart() : null;
+  const simulator = simulate ? await startSimulator({ port: Number(port) + 1, dayStart }) : null;
+  if (simulator) {
+    Object.assign(env, {
+      PLATFORM_API_URL: simulator.url,
+      PLATFORM_BOT_TOKEN: 'simulator',
+      PLATFORM_OAUTH_URL: `${simulator.origin}/oauth2/authorize`,
+      OAUTH_CLIENT_ID: simulator.clientId,
+      OAUTH_CLIENT_SECRET: simulator.clientSecret,
+      OAUTH_REDIRECT_URI: `${gateway}/auth/callback`,
+    });
+  }
   const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log, bridge, env });
   const url = stack.gatewayUrl;
   fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
@@ -56,7 +71,12 @@ async function main() {
       `  health:   ${url}/healthz`,
       `  API docs: ${url}/api/docs`,
       `  bridge:   ${bridge ? 'connected to the platform gateway (PLATFORM_BOT_TOKEN)' : 'off (set PLATFORM_BOT_TOKEN to receive live platform events)'}`,
-      '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
+      simulator
+        ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall" (no bot token set; state in memory)`
+        : `  platform: ${process.env.PLATFORM_API_URL ?? 'https://discord.com/api'}`,
+      simulator
+        ? `  sign in:  open ${url}/auth/login (the simulator signs you in as the demo guild's owner), or:`
+        : '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
       '  demo:     npm run demo   (replays a recorded guild day into this running system)',
       '',
@@ -65,6 +85,7 @@ async function main() {
   const shutdown = async () => {
     process.stdout.write('\nstopping...\n');
     await stack.stop();
+    await simulator?.close();
     fs.rmSync(STACK_FILE, { force: true });
     process.exit(0);
   };

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo` (after `npm start`): replays the recorded guild day into the running system (NATS), signs in the demo
+ * guild's owner (a session cookie), waits until the day is ingested and prints a short tour: URLs to open, the
+ * cookie, and curl lines for a few endpoints, with what they answer right now.
+ */
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const cliProgress = require('cli-progress');
+
+const ROOT = path.resolve(__dirname, '..');
+const stackFile = path.join(ROOT, 'data', 'stack.json');
+
+async function main() {
+  if (!fs.existsSync(stackFile)) throw new Error('Guildhall is not running: start it with `npm start` first.');
+  const running = JSON.parse(fs.readFileSync(stackFile, 'utf8'));
+  const lib = require(path.join(ROOT, 'libs/shared/dist/platformBridge'));
+  const dayStart = running.simulator ? new Date(running.simulator.dayStart) : lib.recentDayStart();
+  const file = path.join(ROOT, 'data', 'demo-day.ndjson');
+  fs.writeFileSync(file, lib.guildDayNdjson(dayStart));
+
+  process.stdout.write(`Replaying the demo guild's day (${dayStart.toISOString()} + 24 h) into ${running.natsUrl}\n`);
+  const bar = new cliProgress.SingleBar(
+    { format: '  {bar} {value}/{total} dispatches' },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  const summary = await lib.replayFile({
+    file,
+    natsUrl: running.natsUrl,
+    namespace: running.namespace || undefined,
+    onProgress: (p) => {
+      if (!started) bar.start(p.total, 0);
+      started = true;
+      bar.update(p.done);
+    },
+  });
+  bar.stop();
+  process.stdout.write(`${lib.formatReplaySummary(summary)}\n`);
+
+  const ids = lib.FIXTURE_IDS;
+  const day = lib.guildDay(dayStart);
+  const facts = day.facts;
+  const dayBans = day.payloads.filter((p) => p.t === 'GUILD_BAN_ADD').length;
+  const session = spawnSync(
+    process.execPath,
+    [path.join(__dirname, 'session.js'), '--user', ids.owner, '--name', 'rowan89'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const cookie = /service_session=(\S+)/.exec(session.stdout)?.[1];
+  if (!cookie) throw new Error(`could not create a session: ${session.stderr}`);
+  const gw = running.gatewayUrl;
+  const api = `${gw}/api/v1/servers/${ids.guild}`;
+  const get = (p) => fetch(`${api}${p}`, { headers: { cookie: `service_session=${cookie}` } }).then((r) => r.json());
+
+  const deadline = Date.now() + 60_000;
+  let bans = [];
+  let deleted = [];
+  while (Date.now() < deadline && (bans.length < dayBans || deleted.length < facts.spamMessages.length)) {
+    bans = (await get('/journal?kind=member_ban')).events ?? [];
+    deleted = (await get(`/messages?deleted=true&limit=100`)).messages?.filter((m) => m.author === facts.spammer) ?? [];
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const spam = await get('/messages?q=free%20nitro&deleted=true');
+  const record = await get(`/members/${facts.spammer}`);
+
+  const c = `-H 'Cookie: service_session=${cookie}'`;
+  const o = `-H 'Origin: ${gw}'`;
+  process.stdout.write(
+    [
+      '',
+      'Tour of the demo guild "Lantern Hall"',
+      `  API docs (open in a browser):  ${gw}/api/docs`,
+      running.simulator
+        ? `  Sign in in a browser:          ${gw}/auth/login   (the simulator signs you in as the owner)`
+        : '',
+      `  Session cookie (owner):        service_session=${cookie}`,
+      '',
+      `  Journal: ${bans.length} bans, actors from the audit log:`,
+      `    curl ${c} '${api}/journal?kind=member_ban'`,
+      `  Search (deleted spam found: ${spam.messages?.length ?? 0}):`,
+      `    curl ${c} '${api}/messages?q=free%20nitro&deleted=true'`,
+      `  The spammer's record (${record.cases?.length ?? 0} cases, ${record.events?.length ?? 0} events, ${record.deleted?.length ?? 0} deleted messages, suggestion: ${record.suggestion?.action ?? '-'}):`,
+      `    curl ${c} '${api}/members/${facts.spammer}'`,
+      '  Roles and channels:',
+      `    curl ${c} '${api}/structure'`,
+      '  Warn a member (a case; the moderation log is posted when log channels are set):',
+      `    curl ${c} ${o} -H 'Content-Type: application/json' -d '{"target":"${facts.joined[1]}","action":"warn","reason":"demo"}' '${api}/cases'`,
+      '  Post the ticket panel:',
+      `    curl ${c} ${o} -H 'Content-Type: application/json' -d '{"channel":"${ids.channels.tickets}"}' '${api}/tickets/panel'`,
+      '',
+    ]
+      .filter((line) => line !== '')
+      .join('\n')
+      .concat('\n'),
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+});
