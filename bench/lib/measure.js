@@ -1,0 +1,118 @@
+/**
+ * Measuring helpers: throughput runs with autocannon (in-process), latency samples with sequential requests,
+ * percentiles, resident memory of a process and cold-start timing.
+ */
+const fs = require('node:fs');
+const autocannon = require('autocannon');
+
+/**
+ * Runs autocannon against `url` with `headers` for `seconds` with `connections` concurrent connections.
+ * Resolves `{rps, p50, p99, requests, non2xx, errors}` (rps = mean requests/s; p50/p99 latency in ms).
+ */
+function loadTest({ url, headers = {}, seconds = 10, connections = 20 }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, duration: seconds, connections, pipelining: 1 }, (err, result) => {
+      if (err) return reject(err);
+      resolve({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+      });
+    });
+  });
+}
+
+/** The q-th percentile (0..100) of `values` (nearest-rank), or NaN when empty. */
+function percentile(values, q) {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/**
+ * Latency of `count` requests made by `concurrency` sequential workers; `next(i)` returns `{url, headers}` of the
+ * i-th request. Every answer must be 2xx (throws otherwise, with the body). Resolves `{p50, p95, p99, max, n}` in ms
+ * (time to the full body), after `warmup` unmeasured requests.
+ */
+async function sampleLatency({ count, concurrency = 1, warmup = 20, next }) {
+  const one = async (i) => {
+    const { url, headers } = next(i);
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    const ms = performance.now() - started;
+    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 500)}`);
+    return ms;
+  };
+  for (let i = 0; i < warmup; i++) await one(i);
+  const times = [];
+  let index = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (index < count) {
+        const i = index++;
+        times.push(await one(i));
+      }
+    }),
+  );
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: Math.max(...times),
+    n: times.length,
+  };
+}
+
+/** Resident set size of process `pid` in MB (VmRSS of /proc/<pid>/status), or null when it is gone. */
+function rssMb(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples the RSS of each named pid every `everyMs` until `stop()` is called; `stop()` returns the peak per name
+ * (MB). Used to report memory under load.
+ */
+function peakRss(pids, everyMs = 200) {
+  const peak = Object.fromEntries(Object.keys(pids).map((n) => [n, 0]));
+  const sample = () => {
+    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name], rssMb(pid) ?? 0);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+/** Polls `url` every `everyMs` until it answers 200; resolves the ms since `since` (a performance.now() value). */
+async function timeUntilReady(url, since, timeoutMs = 60_000, everyMs = 10) {
+  const deadline = since + timeoutMs;
+  while (performance.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+}
+
+module.exports = { loadTest, percentile, sampleLatency, rssMb, peakRss, timeUntilReady };

@@ -1,0 +1,299 @@
+/**
+ * `npm run bench`: boots the whole system (services and gateway as processes, embedded MongoDB, NATS, fake
+ * platform) and measures, in one run: cold start and resident memory, gateway overhead (gateway vs direct),
+ * journal and member-record latency with 50,000 events and 10,000 cases, message search latency at 10,000 /
+ * 100,000 / 1,000,000 stored messages, and MESSAGE_CREATE ingest from NATS to searchable. Prints progress and a
+ * table with PASS/FAIL per target, writes bench/results/latest.json. See docs/benchmarks.md.
+ *
+ * Options: --messages 10000,100000,1000000  --ingest 50000  --events 50000  --cases 10000  --seconds 10
+ *          --connections 20  --samples 300  --quick (small sizes for a smoke run)  --log (service output)
+ */
+const { writeFileSync, mkdtempSync, rmSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { MongoClient } = require('mongodb');
+const { signIdentity, CAPS } = require('../libs/shared/dist');
+const { replayFile, FIXTURE_IDS } = require('../libs/shared/dist/platformBridge');
+const { startBenchSystem } = require('./lib/system');
+const { loadTest, sampleLatency, rssMb, peakRss, timeUntilReady } = require('./lib/measure');
+const { seedMessages, seedJournal, seedCases, messageCreateNdjson, CHANNELS } = require('./lib/seed');
+const { Results } = require('./lib/report');
+
+const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
+const PROCESSES = [...SERVICES, 'gateway'];
+const RESULTS_FILE = path.join(__dirname, 'results/latest.json');
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      messages: { type: 'string', default: '10000,100000,1000000' },
+      ingest: { type: 'string', default: '50000' },
+      events: { type: 'string', default: '50000' },
+      cases: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '20' },
+      samples: { type: 'string', default: '300' },
+      quick: { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
+    },
+  });
+  if (values.quick) Object.assign(values, { messages: '10000,30000', ingest: '10000', seconds: '3', samples: '60' });
+  return {
+    messages: values.messages.split(',').map(Number),
+    ingest: Number(values.ingest),
+    events: Number(values.events),
+    cases: Number(values.cases),
+    seconds: Number(values.seconds),
+    connections: Number(values.connections),
+    samples: Number(values.samples),
+    log: values.log,
+  };
+}
+
+const started = performance.now();
+function progress(text) {
+  process.stdout.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
+}
+
+/** Kills each process and starts it again, timing spawn -> /readyz 200 (10 ms polling). */
+async function coldStarts(sys, results) {
+  for (const name of PROCESSES) {
+    await sys.stack.kill(name, 'SIGTERM');
+    const url = `${name === 'gateway' ? sys.gatewayUrl : sys.urls[name]}/readyz`;
+    const t0 = performance.now();
+    const [ms] = await Promise.all([timeUntilReady(url, t0), sys.stack.start(name)]);
+    results.add('cold start', `${name}: spawn -> /readyz 200`, ms, 'ms');
+    progress(`cold start ${name}: ${ms.toFixed(0)} ms`);
+  }
+}
+
+function pidsOf(sys) {
+  return Object.fromEntries(PROCESSES.map((n) => [n, sys.stack.processes[n].pid]));
+}
+
+/** Gateway (session cookie) vs direct (signed identity header) for one route, side by side. */
+async function gatewayOverhead(sys, results, opts, { label, pathname, service, cookie, identity }) {
+  const direct = await loadTest({
+    url: `${sys.urls[service]}${pathname}`,
+    headers: { 'x-guildhall-identity': identity },
+    seconds: opts.seconds,
+    connections: opts.connections,
+  });
+  progress(`${label} direct: ${direct.rps.toFixed(0)} req/s, p50 ${direct.p50} ms, p99 ${direct.p99} ms`);
+  const via = await loadTest({
+    url: `${sys.gatewayUrl}${pathname}`,
+    headers: { cookie: `service_session=${cookie}` },
+    seconds: opts.seconds,
+    connections: opts.connections,
+  });
+  progress(`${label} gateway: ${via.rps.toFixed(0)} req/s, p50 ${via.p50} ms, p99 ${via.p99} ms`);
+  for (const [which, r] of [
+    ['direct', direct],
+    ['gateway', via],
+  ]) {
+    if (r.non2xx || r.errors) throw new Error(`${label} ${which}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+    results.add('gateway', `${label} ${which} throughput`, r.rps, 'req/s');
+    results.add('gateway', `${label} ${which} p50`, r.p50, 'ms');
+    results.add('gateway', `${label} ${which} p99`, r.p99, 'ms');
+  }
+  results.add('gateway', `${label} gateway/direct throughput`, via.rps / direct.rps, 'x', { op: '>=', value: 0.7 });
+}
+
+/** Waits until `check()` resolves true, polling every `everyMs`; throws after `timeoutMs`. */
+async function until(check, timeoutMs, everyMs = 25) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`condition not met after ${timeoutMs} ms`);
+}
+
+async function main() {
+  const opts = options();
+  const results = new Results();
+  progress(`starting the system (${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM)`);
+  const bootStart = performance.now();
+  const sys = await startBenchSystem({ log: opts.log ? (n, l) => process.stdout.write(`[${n}] ${l}\n`) : undefined });
+  const mongo = new MongoClient(sys.mongoUrl);
+  let exitCode = 0;
+  try {
+    results.add(
+      'cold start',
+      'whole stack (6 processes at once): start -> all ready',
+      performance.now() - bootStart,
+      'ms',
+    );
+    await coldStarts(sys, results);
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle = Object.fromEntries(PROCESSES.map((n) => [n, rssMb(sys.stack.processes[n].pid)]));
+    for (const n of PROCESSES) results.add('memory', `${n} RSS idle`, idle[n], 'MB');
+    progress(`idle RSS: ${PROCESSES.map((n) => `${n} ${idle[n]?.toFixed(0)} MB`).join(', ')}`);
+    const load = peakRss(pidsOf(sys));
+
+    const guild = sys.guild;
+    const owner = FIXTURE_IDS.owner;
+    const cookie = await sys.login(owner);
+    const identity = await signIdentity(
+      { kind: 'user', sub: owner, name: 'Rowan', username: 'rowan89', guild, caps: CAPS },
+      sys.identitySecret,
+      24 * 3600,
+    );
+    const logsDb = mongo.db(sys.dbName('logs'));
+    const modDb = mongo.db(sys.dbName('moderation'));
+
+    progress(`seeding ${opts.events} journal events and ${opts.cases} cases`);
+    const people = await seedJournal(logsDb, { guild, count: opts.events });
+    await seedCases(modDb, { guild, count: opts.cases });
+    const members = people.slice(3).map((p) => p.id);
+
+    progress('gateway overhead');
+    await gatewayOverhead(sys, results, opts, {
+      label: 'GET tickets/settings',
+      pathname: `/api/v1/servers/${guild}/tickets/settings`,
+      service: 'tickets',
+      cookie,
+      identity,
+    });
+    await gatewayOverhead(sys, results, opts, {
+      label: 'GET members/{user}',
+      pathname: `/api/v1/servers/${guild}/members/${members[0]}`,
+      service: 'moderation',
+      cookie,
+      identity,
+    });
+
+    progress(`journal and member record latency (${opts.events} events, ${opts.cases} cases)`);
+    const viaGateway = (p) => ({
+      url: `${sys.gatewayUrl}/api/v1/servers/${guild}${p}`,
+      headers: { cookie: `service_session=${cookie}` },
+    });
+    const newest = await logsDb.collection('events').find({ guild }).sort({ key: -1 }).skip(500).limit(1).next();
+    const journalQueries = [
+      ['journal: newest 50', () => '/journal'],
+      ['journal: kind=member_ban', () => '/journal?kind=member_ban'],
+      ['journal: target=<member>', (i) => `/journal?target=${members[i % members.length]}`],
+      ['journal: actor=<moderator>', () => `/journal?actor=${people[1].id}`],
+      ['journal: page before=<cursor>', () => `/journal?before=${newest._id}`],
+    ];
+    for (const [name, at] of journalQueries) {
+      const r = await sampleLatency({ count: opts.samples, next: (i) => viaGateway(at(i)) });
+      results.add('journal', `${name} p95 (via gateway)`, r.p95, 'ms', { op: '<=', value: 20 });
+      progress(`${name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+    }
+    const record = await sampleLatency({
+      count: opts.samples,
+      next: (i) => viaGateway(`/members/${members[i % members.length]}`),
+    });
+    results.add('journal', 'member record p50 (via gateway)', record.p50, 'ms');
+    results.add('journal', 'member record p95 (via gateway)', record.p95, 'ms', { op: '<=', value: 20 });
+    progress(`member record: p50 ${record.p50.toFixed(1)} ms, p95 ${record.p95.toFixed(1)} ms`);
+
+    const direct = (p) => ({
+      url: `${sys.urls.logs}/api/v1/servers/${guild}${p}`,
+      headers: { 'x-guildhall-identity': identity },
+    });
+    const searches = [
+      ['no q (newest 50)', '/messages'],
+      ['q=the (~1/3 of messages)', '/messages?q=the'],
+      ['q=w1 (~2 %)', '/messages?q=w1'],
+      ['q=w2s0 (rare)', '/messages?q=w2s0'],
+      ['q=w1 w2 (two words)', '/messages?q=w1%20w2'],
+      ['q="the game" (phrase)', `/messages?q=${encodeURIComponent('"the game"')}`],
+      ['q=the&channel=general', `/messages?q=the&channel=${CHANNELS[0]}`],
+      ['q=w1&deleted=true', '/messages?q=w1&deleted=true'],
+    ];
+    let stored = 0;
+    const workers = [1023n, 1018n, 1017n, 1016n, 1015n];
+    for (const [stage, total] of opts.messages.entries()) {
+      const add = total - stored;
+      progress(`seeding ${add.toLocaleString('en-US')} messages (to ${total.toLocaleString('en-US')})`);
+      const t0 = performance.now();
+      await seedMessages(logsDb, {
+        guild,
+        count: add,
+        seed: 10 + stage,
+        worker: workers[stage],
+        onProgress: (done) => {
+          if (done % 100_000 === 0 || done === add)
+            progress(`  ${done.toLocaleString('en-US')} / ${add.toLocaleString('en-US')}`);
+        },
+      });
+      stored = total;
+      progress(`  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const label = `${total.toLocaleString('en-US')} msgs`;
+      for (const [name, p] of searches) {
+        const r = await sampleLatency({ count: opts.samples, next: () => direct(p) });
+        const target = stage === opts.messages.length - 1 ? { op: '<=', value: 50 } : undefined;
+        results.add('search', `${label}: ${name} p50`, r.p50, 'ms');
+        results.add('search', `${label}: ${name} p95`, r.p95, 'ms', target);
+        progress(`  ${name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+      }
+    }
+
+    progress(`ingest: publishing ${opts.ingest.toLocaleString('en-US')} MESSAGE_CREATE with replayFile`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-ingest-'));
+    const marker = `benchmarker${Date.now().toString(36)}`;
+    const { text, lastId } = messageCreateNdjson({ count: opts.ingest, marker });
+    const file = path.join(dir, 'messages.ndjson');
+    writeFileSync(file, text);
+    const before = await logsDb.collection('messages').countDocuments({ guild });
+    const t0 = performance.now();
+    const summary = await replayFile({ file, natsUrl: sys.natsUrl, namespace: sys.namespace });
+    const publishMs = performance.now() - t0;
+    if (summary.published !== opts.ingest) throw new Error(`replay published ${summary.published} of ${opts.ingest}`);
+    const lastKey = lastId.padStart(20, '0');
+    await until(async () => {
+      const res = await fetch(direct(`/messages?q=${marker}`).url, { headers: direct('').headers });
+      const body = await res.json();
+      return body.messages?.some((m) => m.id === lastId);
+    }, 600_000);
+    await until(
+      async () => (await logsDb.collection('messages').countDocuments({ guild })) >= before + opts.ingest,
+      600_000,
+      100,
+    );
+    const ingestMs = performance.now() - t0;
+    rmSync(dir, { recursive: true, force: true });
+    results.add('ingest', 'replay publish rate (NATS acked)', summary.ratePerSecond, 'msg/s');
+    results.add(
+      'ingest',
+      `MESSAGE_CREATE -> stored and searchable (${opts.ingest.toLocaleString('en-US')} msgs)`,
+      opts.ingest / (ingestMs / 1000),
+      'msg/s',
+      { op: '>=', value: 10_000 },
+    );
+    results.details.ingest = { count: opts.ingest, publishMs, ingestMs, lastKey, storedBefore: before };
+    progress(`ingest: published in ${publishMs.toFixed(0)} ms, all searchable after ${ingestMs.toFixed(0)} ms`);
+
+    const peak = load.stop();
+    for (const n of PROCESSES)
+      results.add('memory', `${n} RSS peak under load`, peak[n], 'MB', { op: '<', value: 150 });
+    if (sys.mongoPid)
+      results.add('memory', 'embedded MongoDB RSS at the end (all data in RAM)', rssMb(sys.mongoPid), 'MB');
+  } catch (err) {
+    exitCode = 1;
+    process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
+  } finally {
+    await mongo.close();
+    await sys.stop();
+  }
+  process.stdout.write(`\n${results.table()}\n`);
+  const failed = results.rows.filter((r) => r.pass === false);
+  process.stdout.write(`\n${results.rows.filter((r) => r.pass).length} targets pass, ${failed.length} fail\n`);
+  results.write(RESULTS_FILE, {
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memGiB: os.totalmem() / 2 ** 30,
+      node: process.version,
+    },
+    options: opts,
+  });
+  process.stdout.write(`written ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+  process.exit(exitCode);
+}
+
+main();
