@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { accessCache, resolveAccess } from './access';
 import { authenticate } from './auth/authenticate';
 import { authRouter } from './auth/oauth';
+import { SessionCache } from './auth/sessionCache';
 import { staffVerifier } from './auth/staffJwt';
 import { declaredBodyLimit, parseByteSize } from './bodyLimit';
 import type { GatewayContext } from './config';
@@ -38,17 +39,18 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
   const bodyLimit = parseByteSize(config.BODY_LIMIT);
   const dashboards = new Set(config.DASHBOARD_ORIGINS);
   const ipLimit = ipRateLimit(config);
+  const sessions = new SessionCache(config.SESSION_CACHE_MS);
 
   app.use(dashboardCors(config.DASHBOARD_ORIGINS));
   app.use(cookieParser());
   app.use(['/auth', '/api'], ipLimit);
-  app.use(authRouter(config));
+  app.use(authRouter(config, sessions));
   app.use(docsRouter(apiRoutes, API_VERSION));
   app.all(
     '/api/{*rest}',
     matchRoutes(apiRoutes),
     declaredBodyLimit(bodyLimit),
-    authenticate(staffVerifier(config), dashboards),
+    authenticate(staffVerifier(config), dashboards, sessions),
     userRateLimit(config),
     resolveAccess(accessCache(ctx)),
     proxyToServices(config, bodyLimit, ctx.logger),

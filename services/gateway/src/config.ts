@@ -23,6 +23,9 @@ const flag = z
  *   is where the OAuth2 login lands afterwards.
  * - `COOKIE_SECURE`: `Secure` flag of the cookies (`0` only for plain-http local development).
  * - `SESSION_TTL_HOURS`: lifetime of a session (default 168 = 7 days).
+ * - `SESSION_CACHE_MS`: how long this process reuses a positive session lookup (default 5000; 0 = read MongoDB on
+ *   every request). Logout in this process drops it at once; a revocation made by another replica or in the
+ *   database takes effect here within this time.
  * - `OAUTH_CLIENT_ID` / `OAUTH_CLIENT_SECRET` / `OAUTH_REDIRECT_URI`: the platform application used for login; the
  *   redirect URI is the public URL of `GET /auth/callback`. `PLATFORM_OAUTH_URL`: the platform's authorize page
  *   (an origin alone gets `/oauth2/authorize` appended).
@@ -37,6 +40,7 @@ export const gatewayEnv = {
   DASHBOARD_ORIGINS: origins,
   COOKIE_SECURE: flag,
   SESSION_TTL_HOURS: positiveInt.default(168),
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   OAUTH_CLIENT_ID: z.string().default(''),
   OAUTH_CLIENT_SECRET: z.string().default(''),
   OAUTH_REDIRECT_URI: z.union([z.url(), z.literal('')]).default(''),

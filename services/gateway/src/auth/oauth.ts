@@ -4,14 +4,8 @@ import type { GatewayConfig } from '../config';
 import { assertTrustedOrigin } from '../csrf';
 import { consumeState, issueState, safeNext } from './oauthState';
 import { exchangeCode, fetchManagedGuilds, fetchUser, type OAuthClient } from './platformOAuth';
-import {
-  clearSessionCookie,
-  createSession,
-  findSession,
-  revokeSession,
-  sessionCookie,
-  setSessionCookie,
-} from './session';
+import { clearSessionCookie, createSession, revokeSession, sessionCookie, setSessionCookie } from './session';
+import type { SessionCache } from './sessionCache';
 
 const SCOPES = 'identify guilds';
 
@@ -31,8 +25,9 @@ export function authorizeUrl(config: GatewayConfig): URL {
  *   302s to `next` on the first dashboard origin. 400 bad/missing state, 401 login refused, 502 platform failure.
  * - `POST /auth/logout`: revokes the session at once and clears the cookie (204; CSRF-checked).
  * - `GET /auth/me`: `{user, guilds, expiresAt}` of the session (401 without one).
+ * Revoked sessions are dropped from `sessions` (this process's cache) at once.
  */
-export function authRouter(config: GatewayConfig): Router {
+export function authRouter(config: GatewayConfig, sessions: SessionCache): Router {
   const router = Router();
   const secure = config.COOKIE_SECURE;
   const dashboard = config.DASHBOARD_ORIGINS[0] ?? null;
@@ -79,7 +74,10 @@ export function authRouter(config: GatewayConfig): Router {
     const user = await fetchUser(client.apiUrl, accessToken);
     const guilds = await fetchManagedGuilds(client.apiUrl, accessToken);
     const previous = sessionCookie(req);
-    if (previous) await revokeSession(previous);
+    if (previous) {
+      sessions.forget(previous);
+      await revokeSession(previous);
+    }
     const session = await createSession({
       user,
       guilds,
@@ -95,6 +93,7 @@ export function authRouter(config: GatewayConfig): Router {
     const raw = sessionCookie(req);
     if (raw) {
       assertTrustedOrigin(req, allowedOrigins);
+      sessions.forget(raw);
       await revokeSession(raw);
     }
     clearSessionCookie(res, secure);
@@ -103,7 +102,7 @@ export function authRouter(config: GatewayConfig): Router {
 
   router.get('/auth/me', async (req: Request, res: Response) => {
     const raw = sessionCookie(req);
-    const session = raw ? await findSession(raw) : null;
+    const session = raw ? await sessions.find(raw) : null;
     if (!session) throw unauthorized('Not signed in (no valid service_session cookie)');
     res.setHeader('cache-control', 'no-store');
     res.json({ user: session.user, guilds: session.guilds, expiresAt: session.expiresAt.toISOString() });
