@@ -16,6 +16,10 @@ export interface MessageSearch {
 /**
  * Messages of `guild` from the last 7 days matching `search`, newest first. The time filter is applied on every
  * query because TTL deletion runs in the background and may lag.
+ * A text search sorts by `_id` instead of `key`: the text index keeps its postings in (guild, `_id`) order, so
+ * newest-first by `_id` stops after `limit` matches instead of fetching and sorting every match (at 1,000,000
+ * messages a common word matches hundreds of thousands). Both orders are the same here: every id of the last 7 days
+ * has 19 digits (ids have had 19 digits since 2022 and keep them until about 2090), so string order is time order.
  */
 export async function searchMessages(guild: string, search: MessageSearch): Promise<MessageRow[]> {
   const query: Record<string, unknown> = {
@@ -26,7 +30,10 @@ export async function searchMessages(guild: string, search: MessageSearch): Prom
   if (search.channel) query.channel = search.channel;
   if (search.deleted !== undefined) query.deletedAt = search.deleted ? { $ne: null } : null;
   if (search.before) query.key = { $lt: sortKey(search.before) };
-  return MessageModel.find(query).sort({ key: -1 }).limit(search.limit).lean<MessageRow[]>();
+  return MessageModel.find(query)
+    .sort(search.q ? { _id: -1 } : { key: -1 })
+    .limit(search.limit)
+    .lean<MessageRow[]>();
 }
 
 /** Deleted messages written by `user` in the last 7 days, newest first (member record). */
