@@ -43,7 +43,7 @@ describe('SessionCache', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    const lookup = jest.fn(async () => {
+    const lookup = jest.fn(async (): Promise<Session | null> => {
       await gate;
       return session();
     });
