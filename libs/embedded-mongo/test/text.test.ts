@@ -129,4 +129,16 @@ describeEmbedded('text index use', 'explain output of a real MongoDB differs in 
     expect(r.queryPlanner.winningPlan).toEqual({ stage: 'TEXT', indexName: 'guild_1_content_text' });
     expect(r.executionStats.totalDocsExamined).toBe(5);
   });
+
+  it('walks only the rarest word of a required phrase', async () => {
+    const filter = { guild: 'g1', $text: { $search: '"hello world 295"' } };
+    const r = await env.db.command({ explain: { find: 'messages', filter, sort: { _id: -1 }, limit: 5 } });
+    expect(r.executionStats.totalDocsExamined).toBe(1);
+    const found = await env.db.collection<Loose>('messages').find(filter).sort({ _id: -1 }).toArray();
+    expect(found.map((d) => d._id)).toEqual([295]);
+    const none = await env.db.command({
+      explain: { find: 'messages', filter: { guild: 'g1', $text: { $search: 'hello "world nowhere"' } }, limit: 5 },
+    });
+    expect(none.executionStats.totalDocsExamined).toBe(0);
+  });
 });

@@ -155,7 +155,7 @@ export function plan(coll: Collection, filter: Doc, sortSpec: Doc | undefined, h
     return {
       stage: 'TEXT',
       indexName: index.spec.name,
-      ids: index.search(prefix, search.terms, reverse, stats),
+      ids: index.search(prefix, index.candidateTerms(search), reverse, stats),
       sorted: wanted.length === 0 || byId,
       mayRepeat: false,
       text: { index, search },

@@ -136,6 +136,29 @@ export class TextIndex {
   }
 
   /**
+   * The words whose postings hold every possible match of `search`: its terms, or, when it requires phrases, the
+   * one phrase word with the fewest postings (a document containing a phrase contains each of its words). So a
+   * phrase of common words walks one short list instead of the union of long ones. Empty when a phrase word is in
+   * no document (nothing can match).
+   */
+  candidateTerms(search: TextSearch): string[] {
+    let best: string | undefined;
+    let bestSize = Number.POSITIVE_INFINITY;
+    for (const phrase of search.phrases) {
+      for (const w of words(phrase)) {
+        const word = w.toLowerCase();
+        const size = this.postings.get(word)?.size ?? 0;
+        if (size < bestSize) {
+          best = word;
+          bestSize = size;
+        }
+      }
+    }
+    if (best === undefined) return search.terms;
+    return bestSize === 0 ? [] : [best];
+  }
+
+  /**
    * Ids of documents containing any of `terms` with the given prefix values, merged in `_id` order (descending when
    * `reverse`), each once. Lazy: stops costing as soon as the caller stops pulling.
    */
