@@ -80,13 +80,14 @@ function rssMb(pid) {
 }
 
 /**
- * Samples the RSS of each named pid every `everyMs` until `stop()` is called; `stop()` returns the peak per name
- * (MB). Used to report memory under load.
+ * Samples the RSS of each named process every `everyMs` until `stop()` is called; `pidsOf()` returns
+ * `{name: pid}` at each sample (processes may be restarted meanwhile). `stop()` returns the peak per name (MB).
+ * Used to report memory under load.
  */
-function peakRss(pids, everyMs = 200) {
-  const peak = Object.fromEntries(Object.keys(pids).map((n) => [n, 0]));
+function peakRss(pidsOf, everyMs = 200) {
+  const peak = {};
   const sample = () => {
-    for (const [name, pid] of Object.entries(pids)) peak[name] = Math.max(peak[name], rssMb(pid) ?? 0);
+    for (const [name, pid] of Object.entries(pidsOf())) peak[name] = Math.max(peak[name] ?? 0, rssMb(pid) ?? 0);
   };
   sample();
   const timer = setInterval(sample, everyMs);

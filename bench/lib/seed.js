@@ -260,17 +260,18 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
 
 /**
  * An NDJSON file body of `count` MESSAGE_CREATE gateway dispatches in the fixture guild, shaped like the recorded
- * fixture's (full message object with `member`), with fresh ids (now) and sequence numbers from `firstSeq`. The last
- * message contains the word `marker` so it can be searched for. Returns `{text, lastId}`.
+ * fixture's (full message object with `member`), one per millisecond from `startMs` (default: ending now), and
+ * sequence numbers from `firstSeq`. The last
+ * message contains the word `marker` so it can be searched for. Returns `{text, firstId, lastId}`.
  */
-function messageCreateNdjson({ count, marker, firstSeq = 1_000_000, seed = 4 }) {
+function messageCreateNdjson({ count, marker, startMs = Date.now() - count, firstSeq = 1_000_000, seed = 4 }) {
   const rand = prng(seed);
   const people = fixturePeople();
-  const now = Date.now();
   const lines = [];
+  let firstId = null;
   let lastId = null;
   for (let n = 0; n < count; n++) {
-    const ms = now - count + n;
+    const ms = startMs + n;
     const id = snowflake(ms, n, 1019n);
     const person = people[Math.floor(rand() * people.length)];
     const content = n === count - 1 ? `${sentence(rand, 6)} ${marker}` : sentence(rand, 4 + Math.floor(rand() * 11));
@@ -325,9 +326,10 @@ function messageCreateNdjson({ count, marker, firstSeq = 1_000_000, seed = 4 }) 
         },
       }),
     );
+    firstId ??= id;
     lastId = id;
   }
-  return { text: `${lines.join('\n')}\n`, lastId };
+  return { text: `${lines.join('\n')}\n`, firstId, lastId };
 }
 
 module.exports = {
