@@ -88,6 +88,7 @@ async function main() {
     const people = fixturePeople()
       .slice(3)
       .map((p) => p.id)
+      .filter((id) => sys.fake.guild(guild).members.has(id))
       .filter((id) => id !== FIXTURE_IDS.owner && id !== FIXTURE_IDS.bot && id !== FIXTURE_IDS.musicBot);
     const base = `${sys.gatewayUrl}/api/v1/servers/${guild}`;
     const headers = { cookie: `service_session=${cookie}` };

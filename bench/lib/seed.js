@@ -3,7 +3,7 @@
  * services' own document shapes (logs `messages` and `events`, moderation `cases` and `case_counters`), so that
  * 1,000,000 messages take a minute, not an hour of dispatch replay. Content is deterministic (seeded PRNG).
  */
-const { FIXTURE_IDS, guildDay } = require('../../libs/shared/dist/platformBridge');
+const { FIXTURE_IDS, guildDay, recentDayStart } = require('../../libs/shared/dist/platformBridge');
 
 const EPOCH = 1_420_070_400_000n;
 /** Worker bits of seeded ids (1023: the services pick theirs at random, replayed ids come from the payloads). */
@@ -41,9 +41,12 @@ const COMMON = (
  */
 const VOCAB = [...COMMON, ...Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`)];
 
-/** Members of the fixture guild at the end of the recorded day: `[{id, name}]`. */
+/**
+ * Members of the fixture guild at the end of the day generated to end now (`recentDayStart()`, as the fake platform
+ * is seeded; newcomers' ids depend on the day): `[{id, name}]`, owner, admin and moderator first.
+ */
 function fixturePeople() {
-  return [...guildDay().end.people.values()].map((p) => ({
+  return [...guildDay(recentDayStart()).end.people.values()].map((p) => ({
     id: p.member.user.id,
     name: p.member.nick ?? p.member.user.global_name ?? p.member.user.username,
   }));
