@@ -37,6 +37,10 @@ export interface SecurityWorld {
   callers: Callers;
   /** Session id (cookie value) of the fixture guild's owner. */
   ownerSession: string;
+  /** Session id of `PLAIN_MEMBER`. */
+  memberSession: string;
+  /** A valid staff bearer token. */
+  staffToken: string;
   ids: RealIds;
   other: OtherIds;
 }
@@ -82,13 +86,15 @@ export async function prepareSecurityWorld(sys: System, coverage: Coverage): Pro
   const session = async (user: string) =>
     new ApiClient(sys.gatewayUrl, coverage, { cookie: await sys.login(user), origin: DASHBOARD_ORIGIN });
   const ownerSession = await sys.login(FIXTURE_IDS.owner);
+  const memberSession = await sys.login(PLAIN_MEMBER);
+  const staffToken = await sys.staffToken();
   const callers: Callers = {
     anonymous: new ApiClient(sys.gatewayUrl, coverage),
     owner: new ApiClient(sys.gatewayUrl, coverage, { cookie: ownerSession, origin: DASHBOARD_ORIGIN }),
     moderator: await session(FIXTURE_IDS.moderator),
-    member: await session(PLAIN_MEMBER),
+    member: new ApiClient(sys.gatewayUrl, coverage, { cookie: memberSession, origin: DASHBOARD_ORIGIN }),
     outsider: await session(sys.otherGuild.owner),
-    staff: new ApiClient(sys.gatewayUrl, coverage, { bearer: await sys.staffToken() }),
+    staff: new ApiClient(sys.gatewayUrl, coverage, { bearer: staffToken }),
   };
   const g = `/api/v1/servers/${sys.guild}`;
   const { owner } = callers;
@@ -166,5 +172,5 @@ export async function prepareSecurityWorld(sys: System, coverage: Coverage): Pro
     batch: batch.body.batch.id,
     code: batch.body.codes[0].code,
   };
-  return { callers, ownerSession, ids, other: otherGuildIds(sys) };
+  return { callers, ownerSession, memberSession, staffToken, ids, other: otherGuildIds(sys) };
 }
