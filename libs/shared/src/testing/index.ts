@@ -1,4 +1,6 @@
 export * from './env';
 export * from './fakePlatform';
+export * from './fakeStructure';
 export * from './providers';
+export * from './serviceHarness';
 export * from './wait';

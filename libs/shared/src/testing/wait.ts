@@ -1,11 +1,12 @@
 /**
- * Polls `read` every 50 ms until `done(value)` holds (without `done`: until the value is truthy) and returns that
- * value. A `read` that throws is retried too. After `timeoutMs` it throws the last error, or one showing the last value.
+ * Polls `read` (sync or async) every 50 ms until `done(value)` holds (without `done`: until the value is truthy) and
+ * returns that value. A `read` that throws is retried too. After `timeoutMs` it throws the last error, or one showing
+ * the last value.
  */
-export function waitFor<T>(read: () => Promise<T>): Promise<Exclude<T, undefined | null | false>>;
-export function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs?: number): Promise<T>;
+export function waitFor<T>(read: () => T | Promise<T>): Promise<Exclude<T, undefined | null | false>>;
+export function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs?: number): Promise<T>;
 export async function waitFor<T>(
-  read: () => Promise<T>,
+  read: () => T | Promise<T>,
   done: (value: T) => boolean = (value) => Boolean(value),
   timeoutMs = 10_000,
 ): Promise<T> {
