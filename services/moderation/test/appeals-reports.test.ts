@@ -1,4 +1,5 @@
 import { type FeaturesReply, RPC } from '@guildhall/shared';
+import { waitFor } from '@guildhall/shared/testing';
 import { type Harness, startHarness } from './harness';
 
 describe('appeals, reports, settings and features', () => {
@@ -71,9 +72,8 @@ describe('appeals, reports, settings and features', () => {
     expect(accepted.body).toMatchObject({ status: 'accepted', decidedBy: h.seed.ids.moderator, note: 'fair enough' });
     const [lift] = h.fake.callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}').slice(-1);
     expect(lift.body).toEqual({ communication_disabled_until: null });
-    const revoked = await h.waitFor(
-      () => h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === c.body.number),
-      'case.revoked from the appeal',
+    const revoked = await waitFor(() =>
+      h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === c.body.number),
     );
     expect((revoked.data as any).appeal).toBe(res.body.id);
     const again = await h.call('POST', `${base}/appeals/${res.body.id}/decision`, {
@@ -114,33 +114,29 @@ describe('appeals, reports, settings and features', () => {
     expect((await h.call('GET', `${base}/appeals`, { caps: ['cases.read'] })).status).toBe(403);
   });
 
-  const reportDispatch = (interaction: string, reporter: string, message: string) => ({
-    t: 'INTERACTION_CREATE',
-    s: 42,
-    op: 0,
-    d: {
-      id: interaction,
-      application_id: '1000000000000000009',
-      type: 2,
-      token: `token-${interaction}`,
-      version: 1,
-      guild_id: h.seed.id,
-      channel_id: h.seed.ids.general,
-      channel: { id: h.seed.ids.general, type: 0 },
-      member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
-      data: {
-        id: '1000000000000000010',
-        name: 'Report message',
-        type: 3,
-        target_id: message,
-        resolved: {
-          messages: {
-            [message]: {
-              id: message,
-              channel_id: h.seed.ids.general,
-              content: 'buy cheap coins',
-              author: { id: h.seed.ids.member, username: 'pat', global_name: null },
-            },
+  /** An INTERACTION_CREATE payload (`d`): `reporter` runs the Report message command on `message`. */
+  const reportInteraction = (interaction: string, reporter: string, message: string) => ({
+    id: interaction,
+    application_id: '1000000000000000009',
+    type: 2,
+    token: `token-${interaction}`,
+    version: 1,
+    guild_id: h.seed.id,
+    channel_id: h.seed.ids.general,
+    channel: { id: h.seed.ids.general, type: 0 },
+    member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
+    data: {
+      id: '1000000000000000010',
+      name: 'Report message',
+      type: 3,
+      target_id: message,
+      resolved: {
+        messages: {
+          [message]: {
+            id: message,
+            channel_id: h.seed.ids.general,
+            content: 'buy cheap coins',
+            author: { id: h.seed.ids.member, username: 'pat', global_name: null },
           },
         },
       },
@@ -148,10 +144,10 @@ describe('appeals, reports, settings and features', () => {
   });
 
   it('files a report from the message command, answers ephemerally once, and resolves it (no logs service: the record is a 503)', async () => {
-    const dispatch = reportDispatch('1400000000000000001', h.seed.ids.support, '1400000000000000100');
-    await h.peer.publish('platform.dispatch.INTERACTION_CREATE', dispatch, 'dispatch-1');
-    await h.peer.publish('platform.dispatch.INTERACTION_CREATE', dispatch, 'dispatch-1-redelivered');
-    const created = await h.waitFor(() => h.events.find((e) => e.type === 'report.created'), 'report.created');
+    const interaction = reportInteraction('1400000000000000001', h.seed.ids.support, '1400000000000000100');
+    await h.dispatch('INTERACTION_CREATE', interaction, 42);
+    await h.dispatch('INTERACTION_CREATE', interaction, 42);
+    const created = await waitFor(() => h.events.find((e) => e.type === 'report.created'));
     const report = (created.data as any).report;
     expect(report).toMatchObject({
       guild: h.seed.id,
@@ -170,14 +166,13 @@ describe('appeals, reports, settings and features', () => {
     expect(callbacks).toHaveLength(1);
     expect(callbacks[0].body).toMatchObject({ type: 4, data: { flags: 64 } });
 
-    await h.peer.publish(
-      'platform.dispatch.INTERACTION_CREATE',
-      reportDispatch('1400000000000000002', h.seed.ids.support, '1400000000000000100'),
-      'dispatch-2',
+    await h.dispatch(
+      'INTERACTION_CREATE',
+      reportInteraction('1400000000000000002', h.seed.ids.support, '1400000000000000100'),
+      42,
     );
-    await h.waitFor(
+    await waitFor(
       () => h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback').length === 2,
-      'the duplicate report answer',
     );
     const list = await h.call('GET', `${base}/reports?status=open`, { caps: ['reports.manage'] });
     expect(list.body.reports).toHaveLength(1);
@@ -205,7 +200,7 @@ describe('appeals, reports, settings and features', () => {
     expect(actioned.body).toMatchObject({ status: 'actioned', caseNumber: c.body.number });
     const twice = await h.call('POST', `${base}/reports/${report.id}/resolve`, { body: { status: 'dismissed' } });
     expect(twice.status).toBe(409);
-    await h.waitFor(() => h.events.find((e) => e.type === 'report.resolved'), 'report.resolved');
+    await waitFor(() => h.events.find((e) => e.type === 'report.resolved'));
     h.fake.assertNoViolations();
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_TIMEOUT_SECONDS } from '@guildhall/shared';
+import { waitFor } from '@guildhall/shared/testing';
 import { type Harness, startHarness } from './harness';
 
 describe('moderation cases', () => {
@@ -33,9 +34,8 @@ describe('moderation cases', () => {
     });
     const writes = h.fake.calls.slice(before).filter((c) => c.method !== 'GET');
     expect(writes).toEqual([]);
-    const event = await h.waitFor(
-      () => h.events.find((e) => e.type === 'case.created' && (e.data as any).case.number === res.body.number),
-      'case.created',
+    const event = await waitFor(() =>
+      h.events.find((e) => e.type === 'case.created' && (e.data as any).case.number === res.body.number),
     );
     expect(event).toMatchObject({ service: 'moderation', guild: h.seed.id, data: { failure: null, duration: null } });
   });
@@ -93,12 +93,12 @@ describe('moderation cases', () => {
     const injected = await create({ target: h.seed.ids.member, action: 'timeout', reason: 'z', duration: 60 });
     expect(injected.body.status).toBe('failed');
     expect(injected.body.number).toBe(owner.body.number + 1);
-    const failures = await h.waitFor(() => {
+    const failures = await waitFor(() => {
       const found = [aboveBot, owner, injected].map(
         (r) => h.events.find((e) => e.type === 'case.created' && (e.data as any).case.number === r.body.number)?.data,
       );
       return found.every(Boolean) ? found.map((d: any) => d.failure) : undefined;
-    }, 'failed case events');
+    });
     expect(failures).toEqual([
       { status: 403, code: 50013, message: 'Missing Permissions' },
       { status: 403, code: 50013, message: 'Missing Permissions' },
@@ -188,18 +188,17 @@ describe('moderation cases', () => {
       },
       `logged-${c.body.number}`,
     );
-    const edited = await h.waitFor(async () => {
+    const edited = await waitFor(async () => {
       const res = await h.call('PATCH', `${base}/cases/${c.body.number}`, { body: { reason: 'first reason' } });
       return res.body.logMessage ? res : undefined;
-    }, 'the case.logged event to be stored');
+    });
     expect(edited.body).toMatchObject({ logChannel: h.seed.ids.modLog, logMessage: messageId });
 
     const res = await h.call('PATCH', `${base}/cases/${c.body.number}`, { body: { reason: 'better reason' } });
     expect(res.status).toBe(200);
     expect(res.body.reason).toBe('better reason');
-    const event = await h.waitFor(
-      () => h.events.find((e) => e.type === 'case.updated' && (e.data as any).case.number === c.body.number),
-      'case.updated',
+    const event = await waitFor(() =>
+      h.events.find((e) => e.type === 'case.updated' && (e.data as any).case.number === c.body.number),
     );
     expect(event.data).toMatchObject({
       previousReason: 'first reason',
@@ -228,9 +227,8 @@ describe('moderation cases', () => {
     expect(unban.body.status).toBe('revoked');
     expect(h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`)).toHaveLength(1);
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(false);
-    await h.waitFor(
-      () => h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === ban.body.number),
-      'case.revoked',
+    await waitFor(() =>
+      h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === ban.body.number),
     );
     expect((await h.call('POST', `${base}/cases/424242/revoke`)).status).toBe(404);
     h.fake.assertNoViolations();
@@ -249,12 +247,11 @@ describe('moderation cases', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(true);
     await h.restart();
-    await h.waitFor(() => !h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member), 'the ban to be lifted');
+    await waitFor(() => !h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member));
     const [unban] = h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`).slice(-1);
     expect(unban.reason).toBe(`Expired: Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): cool off`);
-    const event = await h.waitFor(
-      () => h.events.find((e) => e.type === 'case.expired' && (e.data as any).case.number === ban.body.number),
-      'case.expired',
+    const event = await waitFor(() =>
+      h.events.find((e) => e.type === 'case.expired' && (e.data as any).case.number === ban.body.number),
     );
     expect((event.data as any).case.status).toBe('expired');
     const again = await h.call('POST', `${base}/cases/${ban.body.number}/revoke`);
