@@ -29,6 +29,7 @@ module.exports = {
         '<rootDir>/libs/*/test/**/*.test.ts',
         '<rootDir>/services/*/test/**/*.test.ts',
         '<rootDir>/test/deploy/**/*.test.ts',
+        '<rootDir>/test/containers/**/*.test.ts',
       ],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 120000 },
