@@ -42,7 +42,7 @@ it('stores every message of a 100k replay exactly once when logs is killed -9 mi
           30_000,
         );
         await sys.stack.kill('logs', 'SIGKILL');
-        return messages.countDocuments();
+        return messages.estimatedDocumentCount();
       })();
     },
   });
@@ -53,16 +53,14 @@ it('stores every message of a 100k replay exactly once when logs is killed -9 mi
   expect(storedAtKill).toBeLessThan(COUNT);
   await sys.stack.start('logs');
   await waitFor(
-    () => messages.countDocuments(),
+    () => messages.estimatedDocumentCount(),
     (n) => n >= COUNT,
     120_000,
   );
-  const perId = await messages
-    .aggregate<{ _id: string; n: number }>([{ $group: { _id: '$_id', n: { $sum: 1 } } }, { $match: { n: { $gt: 1 } } }])
-    .toArray();
-  expect(perId).toEqual([]);
   const stored = await messages.find({}, { projection: { _id: 1, guild: 1 } }).toArray();
   expect(stored).toHaveLength(COUNT);
-  expect(new Set(stored.map((m) => m._id))).toEqual(new Set(ids));
+  const storedIds = new Set(stored.map((m) => m._id));
+  expect(storedIds.size).toBe(COUNT);
+  expect(storedIds).toEqual(new Set(ids));
   expect(stored.every((m) => m.guild === sys.guild)).toBe(true);
 }, 200_000);
