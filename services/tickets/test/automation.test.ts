@@ -1,6 +1,4 @@
-import { startService } from '@guildhall/shared';
-import { snowflake } from '@guildhall/shared/testing';
-import { definition } from '../src/service';
+import { messageCreate, snowflake, waitFor } from '@guildhall/shared/testing';
 import { type Harness, startHarness } from './harness';
 
 const HOUR_MS = 200;
@@ -28,22 +26,21 @@ it('reminds once and closes as inactive after a restart, from stored due times',
   const threadPosts = () =>
     h.fake.callsTo('POST', '/channels/{channel_id}/messages').filter((c) => c.path === `/channels/${thread}/messages`);
   const before = threadPosts().length;
-  h.service = await startService(definition, h.env);
+  await h.restart();
 
-  const reminder = await h.waitFor(
-    () => threadPosts().find((c) => /still there/.test((c.body as { content: string }).content)),
-    'the reminder',
+  const reminder = await waitFor(() =>
+    threadPosts().find((c) => /still there/.test((c.body as { content: string }).content)),
   );
   expect((reminder.body as any).allowed_mentions).toEqual({ users: [h.seed.ids.member] });
   expect(threadPosts().length).toBe(before + 1);
   expect((await h.call('GET', `${base()}/1`)).body.ticket.status).toBe('open');
 
-  const closed = await h.waitFor(
+  const closed = await waitFor(
     async () => {
       const t = (await h.call('GET', `${base()}/1`)).body.ticket;
       return t.status === 'closed' && t;
     },
-    'the auto-close',
+    Boolean,
     8 * HOUR_MS + 3000,
   );
   expect(closed).toMatchObject({ closeReason: 'inactive', closedBy: null });
@@ -52,7 +49,7 @@ it('reminds once and closes as inactive after a restart, from stored due times',
     locked: true,
     archived: true,
   });
-  await h.waitFor(() => h.events.find((e) => e.type === 'ticket.closed'), 'ticket.closed');
+  await waitFor(() => h.events.find((e) => e.type === 'ticket.closed'));
   const again = await h.call('POST', base(), { body: { type: type.body.id, opener: h.seed.ids.member } });
   expect(again.status).toBe(201);
   h.fake.assertNoViolations();
@@ -63,23 +60,17 @@ it('restarts the inactivity clock when the opener replies', async () => {
   const user = { id: h.seed.ids.member, username: 'pat', discriminator: '0', global_name: null, avatar: null };
   for (let i = 0; i < 10; i++) {
     const now = new Date();
-    await h.dispatch('MESSAGE_CREATE', {
-      id: snowflake(now),
-      channel_id: ticket.thread,
-      guild_id: h.seed.id,
-      author: user,
-      content: `still here ${i}`,
-      timestamp: now.toISOString(),
-      edited_timestamp: null,
-      attachments: [],
-      embeds: [],
-      mentions: [],
-      mention_roles: [],
-      pinned: false,
-      tts: false,
-      mention_everyone: false,
-      type: 0,
-    });
+    await h.dispatch(
+      'MESSAGE_CREATE',
+      messageCreate({
+        id: snowflake(now),
+        channel_id: ticket.thread,
+        guild_id: h.seed.id,
+        author: user,
+        content: `still here ${i}`,
+        timestamp: now.toISOString(),
+      }),
+    );
     await sleep(HOUR_MS);
   }
   const res = await h.call('GET', `${base()}/2`);

@@ -1,6 +1,6 @@
 import { RPC } from '@guildhall/shared';
-import { snowflake } from '@guildhall/shared/testing';
-import { InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
+import { messageCreate, snowflake, waitFor } from '@guildhall/shared/testing';
+import { type GatewayMessageCreateDispatchData, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import { type Harness, startHarness } from './harness';
 
 let h: Harness;
@@ -8,7 +8,7 @@ const base = () => `/api/v1/servers/${h.seed.id}/tickets`;
 const calls = (method: string, route: string) => h.fake.callsTo(method, route);
 const callbacks = () => calls('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
 const callbackOf = (interaction: { id: string }) =>
-  h.waitFor(() => callbacks().find((c) => c.path.includes(interaction.id)), `callback of ${interaction.id}`);
+  waitFor(() => callbacks().find((c) => c.path.includes(interaction.id)));
 
 let formType: any;
 let quickType: any;
@@ -39,7 +39,7 @@ describe('settings and types', () => {
     const res = await h.call('PATCH', `${base()}/settings`, { body: { remindAfter: 24, pingStaff: false } });
     expect(res.status).toBe(200);
     expect(res.body.settings).toMatchObject({ remindAfter: 24, pingStaff: false, closeAfter: 0 });
-    const event = await h.waitFor(() => h.events.find((e) => e.type === 'settings.updated'), 'settings.updated');
+    const event = await waitFor(() => h.events.find((e) => e.type === 'settings.updated'));
     expect(event.data).toMatchObject({
       actor: h.seed.ids.admin,
       area: 'tickets',
@@ -186,12 +186,10 @@ describe('opening tickets', () => {
       type: InteractionResponseType.DeferredChannelMessageWithSource,
       data: { flags: MessageFlags.Ephemeral },
     });
-    const edited = await h.waitFor(
-      () =>
-        calls('PATCH', '/webhooks/{webhook_id}/{webhook_token}/messages/@original').find((c) =>
-          c.path.includes(submit.token),
-        ),
-      'edited reply',
+    const edited = await waitFor(() =>
+      calls('PATCH', '/webhooks/{webhook_id}/{webhook_token}/messages/@original').find((c) =>
+        c.path.includes(submit.token),
+      ),
     );
     expect((edited.body as any).content).toMatch(/#1 is open/);
 
@@ -227,7 +225,7 @@ describe('opening tickets', () => {
     expect(res.body.messages).toHaveLength(1);
     expect(res.body.messages[0]).toMatchObject({ bot: true, content: welcomeBody.content });
     expect(h.fake.guild(h.seed.id)!.threadMembers.get(thread)?.has(member)).toBe(true);
-    const opened = await h.waitFor(() => h.events.find((e) => e.type === 'ticket.opened'), 'ticket.opened');
+    const opened = await waitFor(() => h.events.find((e) => e.type === 'ticket.opened'));
     expect(opened.data).toEqual(res.body.ticket);
   });
 
@@ -263,10 +261,10 @@ describe('opening tickets', () => {
     const press = h.interaction(h.seed.ids.moderator, `ticket:open:${quickType.id}`);
     await h.dispatch('INTERACTION_CREATE', press);
     expect(((await callbackOf(press)).body as any).type).toBe(InteractionResponseType.DeferredChannelMessageWithSource);
-    const second = await h.waitFor(async () => {
+    const second = await waitFor(async () => {
       const res = await h.call('GET', `${base()}/2`);
       return res.status === 200 && res.body.ticket;
-    }, 'ticket #2');
+    });
     expect(second).toMatchObject({ opener: h.seed.ids.moderator, type: quickType.id });
 
     const third = await h.call('POST', base(), { body: { type: quickType.id } });
@@ -323,7 +321,7 @@ describe('ticket life cycle', () => {
     expect((await act(99, 'close')).status).toBe(404);
     expect((await act(1, 'archive')).status).toBe(400);
 
-    await h.waitFor(() => h.events.some((e) => e.type === 'ticket.reopened'), 'ticket.reopened');
+    await waitFor(() => h.events.some((e) => e.type === 'ticket.reopened'));
     const kinds = h.events
       .filter((e) => e.type.startsWith('ticket.') && (e.data as any).number === 1)
       .map((e) => e.type);
@@ -343,16 +341,13 @@ describe('ticket life cycle', () => {
 
     const staff = h.interaction(h.seed.ids.support, 'ticket:claim', { channel: ticket.thread });
     await h.dispatch('INTERACTION_CREATE', staff);
-    await h.waitFor(
-      async () => (await h.call('GET', `${base()}/1`)).body.ticket.status === 'claimed',
-      'claimed by button',
-    );
+    await waitFor(async () => (await h.call('GET', `${base()}/1`)).body.ticket.status === 'claimed');
     const opener = h.interaction(h.seed.ids.member, 'ticket:close', { channel: ticket.thread });
     await h.dispatch('INTERACTION_CREATE', opener);
-    const closed = await h.waitFor(async () => {
+    const closed = await waitFor(async () => {
       const t = (await h.call('GET', `${base()}/1`)).body.ticket;
       return t.status === 'closed' && t;
-    }, 'closed by button');
+    });
     expect(closed).toMatchObject({ claimedBy: h.seed.ids.support, closedBy: h.seed.ids.member });
     h.fake.assertNoViolations();
   });
@@ -363,25 +358,18 @@ describe('ticket messages', () => {
     const reopened = await h.call('POST', `${base()}/1/reopen`, { body: {} });
     const thread = reopened.body.thread;
     const user = { id: h.seed.ids.member, username: 'pat', discriminator: '0', global_name: 'Pat', avatar: 'abc123' };
-    const message = (id: string, content: string, at: Date, extra: Record<string, unknown> = {}) => ({
-      id,
-      channel_id: thread,
-      guild_id: h.seed.id,
-      author: user,
-      member: { nick: null, roles: [] },
-      content,
-      timestamp: at.toISOString(),
-      edited_timestamp: null,
-      attachments: [],
-      embeds: [],
-      mentions: [],
-      mention_roles: [],
-      pinned: false,
-      tts: false,
-      mention_everyone: false,
-      type: 0,
-      ...extra,
-    });
+    const member = { nick: null, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 };
+    const message = (id: string, content: string, at: Date, extra: Partial<GatewayMessageCreateDispatchData> = {}) =>
+      messageCreate({
+        id,
+        channel_id: thread,
+        guild_id: h.seed.id,
+        author: user,
+        member,
+        content,
+        timestamp: at.toISOString(),
+        ...extra,
+      });
     const t0 = Date.now();
     const [a, b, c] = [snowflake(new Date(t0)), snowflake(new Date(t0 + 1000)), snowflake(new Date(t0 + 2000))];
     await h.dispatch(
@@ -411,11 +399,11 @@ describe('ticket messages', () => {
     await h.dispatch('MESSAGE_DELETE', { id: c, channel_id: thread, guild_id: h.seed.id });
     await h.dispatch('MESSAGE_CREATE', message(c, 'third', new Date(t0 + 2000)));
 
-    const mine = await h.waitFor(async () => {
+    const mine = await waitFor(async () => {
       const res = await h.call('GET', `${base()}/1`);
       const list = res.body.messages.filter((m: any) => !m.bot);
       return list.length === 2 && list[1].content === 'second (edited)' && list;
-    }, 'captured messages');
+    });
     expect(mine.map((m: any) => m.id)).toEqual([a, b]);
     expect(mine[0]).toEqual({
       id: a,
