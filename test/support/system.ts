@@ -85,8 +85,25 @@ export interface System {
   stop(): Promise<void>;
 }
 
-function randomPortBase(): number {
-  return 20_000 + Math.floor(Math.random() * 400) * 100;
+/** True when nothing listens on 127.0.0.1:`port` (a listen succeeds). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base port for one system (it uses base+1..5, base+17 and base+50): a random block of 100 between 20000 and
+ * 32000, below Linux's ephemeral range (where outgoing connections take ports), whose ports are all free now.
+ */
+async function freePortBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
+    const ports = [1, 2, 3, 4, 5, 17, 50].map((offset) => base + offset);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
 }
 
 async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
@@ -135,7 +152,7 @@ export async function startSystem(
   const apple = makeAppleChain('E2E');
   const cdn = await startCdn();
   const namespace = testNamespace();
-  const basePort = randomPortBase();
+  const basePort = await freePortBase();
   const gatewayPort = basePort + 50;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-system-'));

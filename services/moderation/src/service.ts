@@ -1,6 +1,7 @@
 import { RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { appealRoutes } from './appeals/routes';
 import { expireCases } from './cases/expireCases';
+import { resumePendingCases } from './cases/resumePendingCases';
 import { caseRoutes } from './cases/routes';
 import { env } from './config';
 import { startConsumers } from './consumers';
@@ -33,7 +34,13 @@ export const definition: ServiceDefinition<typeof env> = {
       ctx.logger,
     );
     void expiry.runNow();
+    const recovery = startPoller(
+      'pending-case-recovery',
+      ctx.config.EXPIRY_POLL_MS,
+      () => resumePendingCases(ctx.platform, ctx.outbox).then(() => undefined),
+      ctx.logger,
+    );
     const features = ctx.bus.reply(RPC.features('moderation'), moderationFeatures);
-    return [...consumers, expiry, { stop: async () => features.unsubscribe() }];
+    return [...consumers, expiry, recovery, { stop: async () => features.unsubscribe() }];
   },
 };

@@ -3,6 +3,7 @@ import {
   type Case,
   type CreateCaseBody,
   type Identity,
+  isPlatformNotFound,
   notFound,
   type Outbox,
   platformFailure,
@@ -54,18 +55,27 @@ export async function createCase(
     throw err;
   }
   if (keyId) await completeKey(keyId, row.number);
+  return toCase(await settleCase(platform, outbox, row));
+}
+
+/**
+ * Settles a stored case: a `pending` one gets its action performed on the platform and becomes `active`, or
+ * `failed` with the platform's refusal (a kick whose member already left counts as done); then `case.created` is
+ * emitted. Used right after creation and by `resumePendingCases` for cases a crashed request left `pending`.
+ */
+export async function settleCase(platform: REST, outbox: Outbox, stored: CaseRow): Promise<CaseRow> {
+  let row = stored;
   if (row.status === 'pending') {
     row = await performAction(platform, row);
-    forgetPerson(guild, row.target);
+    forgetPerson(row.guild, row.target);
   }
-  const result = toCase(row);
-  await outbox.emit(guild, 'case.created', {
-    case: result,
+  await outbox.emit(row.guild, 'case.created', {
+    case: toCase(row),
     duration: row.duration,
     deleteMessageSeconds: row.deleteMessageSeconds,
     failure: row.failure,
   });
-  return result;
+  return row;
 }
 
 async function numberCase(platform: REST, { guild, body, moderator }: CreateCaseInput): Promise<CaseRow> {
@@ -114,16 +124,21 @@ async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
   try {
     await applyAction(platform, row, auditReason(row, { id: row.moderator, name: row.moderatorName }));
   } catch (err) {
-    const failure = platformFailure(err);
-    return (await CaseModel.findOneAndUpdate(
-      { _id: row._id, status: 'pending' },
-      { $set: { status: 'failed', failure }, $push: { history: historyEntry('failed', { failure }) } },
-      { returnDocument: 'after' },
-    ).lean<CaseRow>())!;
+    if (!(row.action === 'kick' && isPlatformNotFound(err))) {
+      const failure = platformFailure(err);
+      return (await CaseModel.findOneAndUpdate(
+        { _id: row._id, status: 'pending' },
+        {
+          $set: { status: 'failed', failure, busyUntil: null },
+          $push: { history: historyEntry('failed', { failure }) },
+        },
+        { returnDocument: 'after' },
+      ).lean<CaseRow>())!;
+    }
   }
   return (await CaseModel.findOneAndUpdate(
     { _id: row._id, status: 'pending' },
-    { $set: { status: 'active' }, $push: { history: historyEntry('active') } },
+    { $set: { status: 'active', busyUntil: null }, $push: { history: historyEntry('active') } },
     { returnDocument: 'after' },
   ).lean<CaseRow>())!;
 }

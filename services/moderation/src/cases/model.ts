@@ -100,6 +100,9 @@ caseSchema.index(CASES_BY_TARGET);
 /** Index of due cases: active ones by expiry time (the expiry poller hints it). */
 export const DUE_CASES = { status: 1, expiresAt: 1 } as const;
 caseSchema.index(DUE_CASES);
+/** Index of cases by status and age (the pending-case recovery hints it). */
+export const PENDING_CASES = { status: 1, createdAt: 1 } as const;
+caseSchema.index(PENDING_CASES);
 
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
