@@ -7,13 +7,13 @@ describe('community: RPC.access and structure', () => {
   beforeAll(async () => {
     h = await startHarness();
   });
-  afterAll(() => h.stop());
+  afterAll(() => h.close());
 
-  const access = (user: string) => h.bridge.request<AccessReply>(RPC.access, { guild: h.seed.id, user }, 5_000);
+  const access = (user: string) => h.peer.request<AccessReply>(RPC.access, { guild: h.seed.id, user }, 5_000);
   const structure = async () => {
     const res = await h.call('GET', `/api/v1/servers/${h.seed.id}/structure`, { caps: ['structure.read'] });
     expect(res.status).toBe(200);
-    return (await res.json()) as StructureReply;
+    return res.body as StructureReply;
   };
 
   it('gives the owner and an Administrator every cap, a plain member none, a non-member member:false', async () => {
@@ -41,7 +41,7 @@ describe('community: RPC.access and structure', () => {
       caps: ['staff.manage'],
     });
     expect(res.status).toBe(200);
-    const { roles } = (await res.json()) as {
+    const { roles } = res.body as {
       roles: Array<{ role: string; auto: boolean; caps: string[]; discord: string[] }>;
     };
     const moderator = roles.find((r) => r.role === h.seed.ids.moderatorRole);
@@ -54,7 +54,7 @@ describe('community: RPC.access and structure', () => {
     const cleared = await h.call('PUT', `/api/v1/servers/${h.seed.id}/staff/${h.seed.ids.moderatorRole}`, {
       body: { caps: [] },
     });
-    const after = (await cleared.json()) as { roles: Array<{ role: string }> };
+    const after = cleared.body as { roles: Array<{ role: string }> };
     expect(after.roles.map((r) => r.role)).not.toContain(h.seed.ids.moderatorRole);
     expect((await access(h.seed.ids.moderator)).caps).toEqual([]);
   });
@@ -63,7 +63,7 @@ describe('community: RPC.access and structure', () => {
     const path = `/api/v1/servers/${h.seed.id}/staff/${h.seed.ids.supportRole}`;
     const unknown = await h.call('PUT', path, { body: { caps: ['tickets.read', 'everything'] } });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as { errors: Array<{ field: string }> }).errors[0]?.field).toBe('body.caps.1');
+    expect((unknown.body as { errors: Array<{ field: string }> }).errors[0]?.field).toBe('body.caps.1');
     const managed = await h.call('PUT', `/api/v1/servers/${h.seed.id}/staff/${h.seed.ids.botRole}`, {
       body: { caps: ['tickets.read'] },
     });
@@ -86,7 +86,7 @@ describe('community: RPC.access and structure', () => {
     expect(forum?.tags.map((t) => t.name)).toEqual(['Bug', 'Question', 'Feedback']);
     expect(forum?.tags[0]).toEqual({ id: h.seed.ids.tags[0], name: 'Bug', emoji: '🐛', moderated: false });
     expect(s.channels.find((c) => c.id === h.seed.ids.category)?.kind).toBe('category');
-    const rpc = await h.bridge.request<StructureReply>(RPC.structure, { guild: h.seed.id }, 5_000);
+    const rpc = await h.peer.request<StructureReply>(RPC.structure, { guild: h.seed.id }, 5_000);
     expect(rpc).toEqual(s);
   });
 

@@ -1,4 +1,3 @@
-import type { ServiceEvent } from '@guildhall/shared';
 import { waitFor } from '@guildhall/shared/testing';
 import { ChannelType } from 'discord-api-types/v10';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
@@ -7,18 +6,11 @@ import { type Harness, startHarness } from './harness';
 
 describe('community: forums and post status', () => {
   let h: Harness;
-  const events: ServiceEvent[] = [];
   const thread = '423456789012345678';
   beforeAll(async () => {
     h = await startHarness();
-    await h.bridge.consume<ServiceEvent>(
-      { stream: 'EVENTS', durable: 'test-community-events', filterSubjects: ['events.community.>'] },
-      async (msg) => {
-        events.push(msg.data);
-      },
-    );
   });
-  afterAll(() => h.stop());
+  afterAll(() => h.close());
 
   const forumPath = () => `/api/v1/servers/${h.seed.id}/forums/${h.seed.ids.forum}`;
   const statuses = () => [
@@ -35,7 +27,7 @@ describe('community: forums and post status', () => {
   it('makes a forum managed with statuses and emits settings.updated', async () => {
     const res = await h.call('PUT', forumPath(), { body: { statuses: statuses() }, caps: ['forums.manage'] });
     expect(res.status).toBe(200);
-    const forum = await res.json();
+    const forum = res.body;
     expect(forum).toEqual({
       forum: h.seed.ids.forum,
       name: 'help',
@@ -49,7 +41,7 @@ describe('community: forums and post status', () => {
       ],
       statuses: statuses(),
     });
-    const event = await waitFor(async () => events.find((e) => e.type === 'settings.updated'));
+    const event = await waitFor(async () => h.events.find((e) => e.type === 'settings.updated'));
     expect(event).toMatchObject({
       service: 'community',
       guild: h.seed.id,
@@ -62,9 +54,7 @@ describe('community: forums and post status', () => {
       body: { statuses: [{ ...statuses()[0], tag: '999999999999999999' }] },
     });
     expect(badTag.status).toBe(400);
-    expect(((await badTag.json()) as { errors: Array<{ field: string }> }).errors[0]?.field).toBe(
-      'body.statuses.0.tag',
-    );
+    expect((badTag.body as { errors: Array<{ field: string }> }).errors[0]?.field).toBe('body.statuses.0.tag');
     const highRole = await h.call('PUT', forumPath(), {
       body: { statuses: [{ ...statuses()[0], rewardRole: h.seed.ids.adminRole }] },
     });
@@ -163,10 +153,10 @@ describe('community: forums and post status', () => {
     const res = await h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, {
       body: { tag: h.seed.ids.tags[0] },
       caps: ['posts.manage'],
-      user: h.seed.ids.moderator,
+      as: h.seed.ids.moderator,
     });
     expect(res.status).toBe(200);
-    const post = await res.json();
+    const post = res.body;
     expect(post).toMatchObject({
       thread,
       guild: h.seed.id,
@@ -196,7 +186,7 @@ describe('community: forums and post status', () => {
     expect(fakeThread?.applied_tags).toEqual([h.seed.ids.tags[0], h.seed.ids.tags[2]]);
     expect(fakeThread?.thread_metadata?.locked).toBe(true);
     expect(h.fake.guild(h.seed.id)?.members.get(h.seed.ids.member)?.roles).toContain(h.seed.ids.supportRole);
-    const event = await waitFor(async () => events.find((e) => e.type === 'forum.status'));
+    const event = await waitFor(async () => h.events.find((e) => e.type === 'forum.status'));
     expect(event.data).toEqual({
       thread,
       title: 'App crashes on start',
@@ -233,7 +223,7 @@ describe('community: forums and post status', () => {
       body: { tag: h.seed.ids.tags[1] },
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { tags: string[] }).tags).toEqual([h.seed.ids.tags[1], h.seed.ids.tags[2]]);
+    expect((res.body as { tags: string[] }).tags).toEqual([h.seed.ids.tags[1], h.seed.ids.tags[2]]);
     expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')[0]?.body).toEqual({
       applied_tags: [h.seed.ids.tags[1], h.seed.ids.tags[2]],
       archived: false,

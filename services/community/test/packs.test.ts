@@ -54,14 +54,14 @@ describe('community: packs and items', () => {
     h.fake.seedGuild(crowded);
   });
   afterAll(async () => {
-    await h.stop();
+    await h.close();
     await new Promise((resolve) => cdn.close(resolve));
   });
 
   const packsOf = async (guild: string) => {
     const res = await h.call('GET', `/api/v1/servers/${guild}/packs`, { guild, caps: ['packs.manage'] });
     expect(res.status).toBe(200);
-    return (await res.json()) as PacksView;
+    return res.body as PacksView;
   };
 
   it('lists the guild items as loose with slots from the boost tier', async () => {
@@ -86,7 +86,7 @@ describe('community: packs and items', () => {
   it('creates a pack, adds the guild items to it and orders them', async () => {
     const created = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs`, { body: { name: 'Party pack' } });
     expect(created.status).toBe(201);
-    const pack = (await created.json()) as { id: string; name: string };
+    const pack = created.body as { id: string; name: string };
     expect(pack.id).toMatch(/^[0-9]{15,20}$/);
     packId = pack.id;
     const add = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
@@ -97,7 +97,7 @@ describe('community: packs and items', () => {
       body: { ids: [ids.spare, '799999999999999999', ids.wave] },
     });
     expect(bad.status).toBe(400);
-    const errors = ((await bad.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field);
+    const errors = (bad.body as { errors: Array<{ field: string }> }).errors.map((e) => e.field);
     expect(errors).toEqual(['body.ids.1', 'body.ids.2']);
     const order = [ids.sticker, ids.dance, ids.party, ids.wave];
     expect(
@@ -171,7 +171,7 @@ describe('community: packs and items', () => {
       body: { contributes: false },
     });
     expect(res.status).toBe(409);
-    const problem = (await res.json()) as { detail: string; shortfall: unknown };
+    const problem = res.body as { detail: string; shortfall: unknown };
     expect(problem.shortfall).toEqual([{ kind: 'emoji', needed: 2, free: 1 }]);
     expect(problem.detail).toContain('emoji needs 2, 1 free');
     const writes = h.fake.calls.slice(calls).filter((c) => c.method !== 'GET');
@@ -187,7 +187,7 @@ describe('community: packs and items', () => {
       body: { ids: [ids.wave, '799999999999999999'] },
     });
     expect(preview.status).toBe(200);
-    const planned = (await preview.json()) as { applied: boolean; lines: string[]; conflicts: string[] };
+    const planned = preview.body as { applied: boolean; lines: string[]; conflicts: string[] };
     expect(planned.applied).toBe(false);
     expect(planned.lines).toEqual([
       `Delete emoji :wave: (${ids.wave}) from this guild`,
@@ -201,11 +201,11 @@ describe('community: packs and items', () => {
       guild: second.id,
       body: { ids: [copyOfWave as string] },
     });
-    expect(((await fromCopy.json()) as { conflicts: string[] }).conflicts[0]).toContain(`a copy from pack ${packId}`);
+    expect((fromCopy.body as { conflicts: string[] }).conflicts[0]).toContain(`a copy from pack ${packId}`);
 
     const applied = await h.call('POST', `/api/v1/servers/${h.seed.id}/items/delete`, { body: { ids: [ids.wave] } });
     expect(applied.status).toBe(200);
-    expect(((await applied.json()) as { applied: boolean }).applied).toBe(true);
+    expect((applied.body as { applied: boolean }).applied).toBe(true);
     const deletes = h.fake.callsTo('DELETE', '/guilds/{guild_id}/emojis/{emoji_id}').map((c) => c.path);
     expect(deletes).toEqual([`/guilds/${second.id}/emojis/${copyOfWave}`, `/guilds/${h.seed.id}/emojis/${ids.wave}`]);
     expect(h.fake.guild(h.seed.id)?.emojis.has(ids.wave)).toBe(false);

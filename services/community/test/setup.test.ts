@@ -18,20 +18,20 @@ describe('community: setup templates and features', () => {
   let logsAnswers = true;
   beforeAll(async () => {
     h = await startHarness({ PEER_TIMEOUT_MS: '300' });
-    h.bridge.reply<{ guild: string }, FeaturesReply>(RPC.features('tickets'), async ({ guild }) => ({
+    h.peer.reply<{ guild: string }, FeaturesReply>(RPC.features('tickets'), async ({ guild }) => ({
       features: [{ feature: 'tickets', state: guild === h.seed.id ? 'on' : 'off', note: 'Panel posted in #support' }],
     }));
-    h.bridge.reply<{ guild: string }, FeaturesReply>(RPC.features('logs'), async () => {
+    h.peer.reply<{ guild: string }, FeaturesReply>(RPC.features('logs'), async () => {
       if (!logsAnswers) await new Promise((r) => setTimeout(r, 1_000));
       return { features: [{ feature: 'logs', state: 'partial', note: 'Only the moderation log is set' }] };
     });
   });
-  afterAll(() => h.stop());
+  afterAll(() => h.close());
 
   const getSetup = async () => {
     const res = await h.call('GET', `/api/v1/servers/${h.seed.id}/setup`, { caps: ['setup.manage'] });
     expect(res.status).toBe(200);
-    return (await res.json()) as Setup;
+    return res.body as Setup;
   };
 
   it('lists templates and every feature: peers asked, silent peers noted, community computed locally', async () => {
@@ -77,7 +77,7 @@ describe('community: setup templates and features', () => {
     await h.call('PUT', `/api/v1/servers/${h.seed.id}/forums/${h.seed.ids.forum}`, {
       body: { statuses: [{ tag: h.seed.ids.tags[0], reply: '', rewardRole: null, lock: false, archiveAfter: 0 }] },
     });
-    const reply = await h.bridge.request<FeaturesReply>(RPC.features('community'), { guild: h.seed.id }, 5_000);
+    const reply = await h.peer.request<FeaturesReply>(RPC.features('community'), { guild: h.seed.id }, 5_000);
     const byFeature = Object.fromEntries(reply.features.map((f) => [f.feature, f.state]));
     expect(byFeature).toEqual({ forums: 'on', staff: 'on', packs: 'off' });
   });
@@ -86,7 +86,7 @@ describe('community: setup templates and features', () => {
     h.fake.reset();
     const res = await h.call('POST', `/api/v1/servers/${h.seed.id}/setup/support/apply`, { body: {} });
     expect(res.status).toBe(200);
-    const applied = (await res.json()) as {
+    const applied = res.body as {
       template: string;
       places: Array<{ key: string; id: string; name: string; created: boolean }>;
     };
@@ -117,7 +117,7 @@ describe('community: setup templates and features', () => {
     expect(names).toEqual(expect.arrayContaining(['Tickets', 'ticket-transcripts']));
 
     const again = await h.call('POST', `/api/v1/servers/${h.seed.id}/setup/support/apply`);
-    const second = (await again.json()) as { places: Array<{ id: string; created: boolean }> };
+    const second = again.body as { places: Array<{ id: string; created: boolean }> };
     expect(second.places.every((p) => !p.created)).toBe(true);
     expect(second.places.map((p) => p.id)).toEqual(applied.places.map((p) => p.id));
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/channels')).toHaveLength(2);
