@@ -1,19 +1,14 @@
-import { type EventBus, JOURNAL_KINDS, RPC, type RunningService, startService } from '@guildhall/shared';
+import { JOURNAL_KINDS, RPC } from '@guildhall/shared';
 import {
-  deleteNamespace,
   eventually,
-  type FakePlatform,
-  identityHeaders,
+  messageCreate,
+  type ServiceHarness,
   sampleGuild,
   snowflake,
-  startFakePlatform,
-  stopTestMongo,
-  testServiceEnv,
-  userIdentity,
+  startServiceHarness,
 } from '@guildhall/shared/testing';
-import { AuditLogEvent, ChannelType } from 'discord-api-types/v10';
+import { AuditLogEvent, ChannelType, type GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
 import { definition } from '../src/service';
-import { answerStructure, dispatch, testBus } from './helpers';
 
 const seed = sampleGuild();
 const ids = seed.ids;
@@ -22,11 +17,7 @@ const secret = snowflake();
 const otherGuild = snowflake();
 seed.channels?.push({ id: secret, type: ChannelType.GuildText, name: 'secret', parent_id: ids.category });
 
-let fake: FakePlatform;
-let service: RunningService;
-let bus: EventBus;
-let namespace: string;
-let structure: { unsubscribe(): void };
+let h: ServiceHarness;
 
 const user = (id: string, username: string, bot = false) => ({
   id,
@@ -46,37 +37,21 @@ async function api(
   body?: unknown,
   caps: string[] = ['logs.read', 'logs.manage', 'messages.search', 'journal.read', 'journal.undo'],
 ) {
-  const res = await fetch(`${service.url}/api/v1/servers/${g}${path}`, {
-    method,
-    headers: { ...(await identityHeaders(userIdentity(ids.admin, g, caps))), 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+  return h.call(method, `/api/v1/servers/${g}${path}`, { body, caps });
 }
 
 const withLimit = (query: string) => (query.includes('limit=') ? query.slice(1) : `limit=100${query}`);
 const journal = async (query = '') => (await api('GET', `/journal?${withLimit(query)}`)).body.events as any[];
 const search = async (query = '') => (await api('GET', `/messages?${withLimit(query)}`)).body.messages as any[];
 
-function message(id: string, channel: string, author: ReturnType<typeof user>, content: string, extra: object = {}) {
-  return {
-    id,
-    channel_id: channel,
-    guild_id: g,
-    author,
-    content,
-    timestamp: new Date().toISOString(),
-    edited_timestamp: null,
-    tts: false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    attachments: [],
-    embeds: [],
-    pinned: false,
-    type: 0,
-    ...extra,
-  };
+function message(
+  id: string,
+  channel: string,
+  author: ReturnType<typeof user>,
+  content: string,
+  extra: Partial<GatewayMessageCreateDispatchData> = {},
+) {
+  return messageCreate({ id, channel_id: channel, guild_id: g, author, content, ...extra });
 }
 
 function audit(actionType: number, userId: string, targetId: string | null, extra: object = {}) {
@@ -231,15 +206,15 @@ const stream: Array<[string, unknown]> = [
 
 async function replay(): Promise<void> {
   let s = 1000;
-  for (const [t, d] of stream) await dispatch(bus, t, d, s++);
+  for (const [t, d] of stream) await h.dispatch(t, d, s++);
 }
 
 /** Publishes one fresh message and one fresh join and waits for both: every earlier dispatch was handled. */
 async function settle(): Promise<void> {
   const mark = snowflake();
   const sentinel = snowflake();
-  await dispatch(bus, 'MESSAGE_CREATE', message(mark, ids.general, admin, `sentinel${mark}`));
-  await dispatch(bus, 'GUILD_MEMBER_ADD', {
+  await h.dispatch('MESSAGE_CREATE', message(mark, ids.general, admin, `sentinel${mark}`));
+  await h.dispatch('GUILD_MEMBER_ADD', {
     guild_id: g,
     user: user(sentinel, 'sentinel'),
     roles: [],
@@ -253,27 +228,15 @@ async function settle(): Promise<void> {
 }
 
 beforeAll(async () => {
-  fake = await startFakePlatform();
-  fake.seedGuild(seed);
-  const env = await testServiceEnv('logs', {
-    PLATFORM_API_URL: fake.url,
-    LOG_POST_DELAY_MS: '300',
-    LOG_FLUSH_MS: '100',
+  h = await startServiceHarness(definition, {
+    seed,
+    env: { LOG_POST_DELAY_MS: '300', LOG_FLUSH_MS: '100' },
+    structure: true,
+    caller: { as: 'admin' },
   });
-  namespace = env.NATS_NAMESPACE;
-  bus = await testBus(namespace);
-  structure = answerStructure(bus, seed);
-  service = await startService(definition, env);
 });
 
-afterAll(async () => {
-  structure?.unsubscribe();
-  await service?.stop();
-  await bus?.close();
-  await fake?.close();
-  await deleteNamespace(namespace);
-  await stopTestMongo();
-});
+afterAll(() => h?.close());
 
 describe('log settings', () => {
   it('rejects channels that are not in the guild, naming the field', async () => {
@@ -308,10 +271,10 @@ describe('log settings', () => {
       ignoreBots: true,
     });
     expect((await api('GET', '/logs')).body.settings.ignoreBots).toBe(true);
-    const features = await bus.request<any>(RPC.features('logs'), { guild: g }, 2000);
+    const features = await h.peer.request<any>(RPC.features('logs'), { guild: g }, 2000);
     expect(features.features).toEqual([{ feature: 'logs', state: 'partial', note: expect.stringContaining('3 of 4') }]);
     await api('PUT', '/logs', { ignoredChannels: [secret], ignoreBots: true, serverChannel: ids.modLog });
-    expect((await bus.request<any>(RPC.features('logs'), { guild: g }, 2000)).features[0].state).toBe('on');
+    expect((await h.peer.request<any>(RPC.features('logs'), { guild: g }, 2000)).features[0].state).toBe('on');
   });
 
   it('journals its own settings change as settings_update, viaService', async () => {
@@ -446,29 +409,29 @@ describe('replay of a recorded dispatch stream', () => {
 
   it('posts log embeds in batches to the configured channels only', async () => {
     await eventually(async () => {
-      const posts = fake.callsTo('POST', '/channels/{channel_id}/messages');
+      const posts = h.fake.callsTo('POST', '/channels/{channel_id}/messages');
       const titles = posts.flatMap((c) => ((c.body as any).embeds as any[]).map((e) => e.title));
       expect(titles).toEqual(
         expect.arrayContaining(['message edit', 'message delete', 'member ban', 'role update', 'member kick']),
       );
     });
-    const posts = fake.callsTo('POST', '/channels/{channel_id}/messages');
+    const posts = h.fake.callsTo('POST', '/channels/{channel_id}/messages');
     for (const call of posts) {
       expect(call.path).toBe(`/channels/${ids.modLog}/messages`);
       expect((call.body as any).embeds.length).toBeLessThanOrEqual(10);
     }
     expect(posts.some((c) => (c.body as any).embeds.length > 1)).toBe(true);
     expect(JSON.stringify(posts.map((c) => c.body))).not.toContain('secret channel');
-    fake.assertNoViolations();
+    h.fake.assertNoViolations();
   });
 
   it('undoes a role deletion by re-creating the role from its snapshot, once', async () => {
     const [deleted] = await journal('&kind=role_delete');
     const res = await api('POST', `/journal/${deleted.id}/undo`, {});
-    expect(fake.violations).toEqual([]);
+    expect(h.fake.violations).toEqual([]);
     expect(res.body.detail).toBeUndefined();
     expect(res.status).toBe(200);
-    const [created] = fake.callsTo('POST', '/guilds/{guild_id}/roles');
+    const [created] = h.fake.callsTo('POST', '/guilds/{guild_id}/roles');
     expect(created.body).toMatchObject({ name: 'Helpers', color: 0xff0000 });
     expect(created.reason).toContain(deleted.id);
     expect(res.body).toMatchObject({
@@ -478,16 +441,16 @@ describe('replay of a recorded dispatch stream', () => {
     });
     expect((await api('POST', `/journal/${deleted.id}/undo`, {})).status).toBe(409);
     const [ban] = await journal('&kind=member_ban');
-    fake
+    h.fake
       .guild(g)
-      ?.bans.set(ids.member, { user: fake.guild(g)?.members.get(ids.member)?.user as any, reason: 'spam links' });
+      ?.bans.set(ids.member, { user: h.fake.guild(g)?.members.get(ids.member)?.user as any, reason: 'spam links' });
     expect((await api('POST', `/journal/${ban.id}/undo`, {})).body.undoneAs).toBe('unban');
-    expect(fake.callsTo('DELETE', '/guilds/{guild_id}/bans/{user_id}')).toHaveLength(1);
-    fake.assertNoViolations();
+    expect(h.fake.callsTo('DELETE', '/guilds/{guild_id}/bans/{user_id}')).toHaveLength(1);
+    h.fake.assertNoViolations();
   });
 
   it('answers the member history RPC', async () => {
-    const history = await bus.request<any>(RPC.memberHistory, { guild: g, user: ids.member, limit: 10 }, 2000);
+    const history = await h.peer.request<any>(RPC.memberHistory, { guild: g, user: ids.member, limit: 10 }, 2000);
     expect(history.events.map((e: any) => e.kind)).toEqual(
       expect.arrayContaining(['member_ban', 'message_delete', 'member_leave']),
     );
@@ -509,8 +472,8 @@ describe('message search', () => {
   it('never returns messages older than 7 days or from another guild', async () => {
     const old = snowflake(new Date(Date.now() - 8 * 24 * 3600 * 1000));
     const foreign = snowflake();
-    await dispatch(bus, 'MESSAGE_CREATE', message(old, ids.general, member, 'ancient zebra'));
-    await dispatch(bus, 'MESSAGE_CREATE', {
+    await h.dispatch('MESSAGE_CREATE', message(old, ids.general, member, 'ancient zebra'));
+    await h.dispatch('MESSAGE_CREATE', {
       ...message(foreign, snowflake(), member, 'foreign zebra'),
       guild_id: otherGuild,
     });
@@ -537,29 +500,22 @@ describe('moderation cases', () => {
       logMessage: null,
       createdAt: new Date().toISOString(),
     };
-    const logged: any[] = [];
-    const stop = await bus.consume<any>(
-      { stream: 'EVENTS', durable: 'test-case-logged', filterSubjects: ['events.logs.*.case.logged'] },
-      async (msg) => {
-        logged.push(msg.data);
-      },
-    );
+    const logged = () => h.events.filter((e) => e.type === 'case.logged') as any[];
     const emit = (type: string, data: unknown) =>
-      bus.publish(
+      h.peer.publish(
         `events.moderation.${g}.${type}`,
         { id: `${type}-${Math.random()}`, type, service: 'moderation', guild: g, at: new Date().toISOString(), data },
         `${type}-${Math.random()}`,
       );
     await emit('case.created', kase);
-    await dispatch(bus, 'GUILD_BAN_ADD', { guild_id: g, user: user(target, 'troll') });
-    await dispatch(
-      bus,
+    await h.dispatch('GUILD_BAN_ADD', { guild_id: g, user: user(target, 'troll') });
+    await h.dispatch(
       'GUILD_AUDIT_LOG_ENTRY_CREATE',
-      audit(AuditLogEvent.MemberBanAdd, fake.botUserId, target, { reason: 'raiding' }),
+      audit(AuditLogEvent.MemberBanAdd, h.fake.botUserId, target, { reason: 'raiding' }),
     );
     await eventually(async () => {
-      expect(logged).toHaveLength(1);
-      expect(logged[0].data).toMatchObject({
+      expect(logged()).toHaveLength(1);
+      expect(logged()[0].data).toMatchObject({
         caseNumber: 7,
         logChannel: ids.modLog,
         logMessage: expect.stringMatching(/^[0-9]+$/),
@@ -576,12 +532,11 @@ describe('moderation cases', () => {
     });
     await emit('case.updated', { ...kase, reason: 'raiding with alts' });
     await eventually(async () => {
-      const edits = fake.callsTo('PATCH', '/channels/{channel_id}/messages/{message_id}');
+      const edits = h.fake.callsTo('PATCH', '/channels/{channel_id}/messages/{message_id}');
       expect(edits).toHaveLength(1);
-      expect(edits[0].path).toBe(`/channels/${ids.modLog}/messages/${logged[0].data.logMessage}`);
+      expect(edits[0].path).toBe(`/channels/${ids.modLog}/messages/${logged()[0].data.logMessage}`);
       expect(JSON.stringify(edits[0].body)).toContain('raiding with alts');
     });
-    await stop();
-    fake.assertNoViolations();
+    h.fake.assertNoViolations();
   });
 });
