@@ -1,22 +1,12 @@
-import {
-  createLogger,
-  type EntitlementChangedData,
-  EventBus,
-  type RunningService,
-  type ServiceEvent,
-  startService,
-} from '@guildhall/shared';
+import type { EntitlementChangedData, EventBus, RunningService, ServiceEvent } from '@guildhall/shared';
 import {
   type AppleChain,
-  deleteNamespace,
+  type FakePlatform,
   identityHeaders,
   type JwksServer,
   makeAppleChain,
-  startFakePlatform,
   startJwksServer,
-  stopTestMongo,
-  testNatsUrl,
-  testServiceEnv,
+  startServiceHarness,
   userIdentity,
 } from '@guildhall/shared/testing';
 import { definition } from '../src/service';
@@ -41,54 +31,41 @@ export interface Harness {
   apple: AppleChain;
   jwks: JwksServer;
   events: ServiceEvent<EntitlementChangedData>[];
-  fake: Awaited<ReturnType<typeof startFakePlatform>>;
+  fake: FakePlatform;
   call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response>;
   user(userId: string, guild: string, caps?: string[]): Promise<Record<string, string>>;
   staff(): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
-/** Starts billing in-process against the embedded MongoDB, real NATS and the fake platform. */
+/** Starts billing in-process (see `startServiceHarness`) with every provider configured, capturing entitlement events. */
 export async function startHarness(): Promise<Harness> {
-  const fake = await startFakePlatform();
   const apple = makeAppleChain('Harness');
   const jwks = await startJwksServer('harness-key');
-  const env = await testServiceEnv('billing', {
-    PLATFORM_API_URL: fake.url,
-    STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
-    APPLE_ROOT_CERTS: apple.rootDer.toString('base64'),
-    APPLE_BUNDLE_ID: APPLE_BUNDLE,
-    APPLE_APP_APPLE_ID: '1234567890',
-    APPLE_ONLINE_CHECKS: '0',
-    GOOGLE_JWKS_URL: jwks.url,
-    GOOGLE_AUDIENCE,
-    GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
-    GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
-    BILLING_POLL_MS: '200',
-  });
-  const svc = await startService(definition, env);
-  const bus = await EventBus.connect({
-    url: testNatsUrl(),
-    name: 'billing-test',
-    namespace: env.NATS_NAMESPACE,
-    logger: createLogger('billing-test', 'silent'),
-  });
-  const events: ServiceEvent<EntitlementChangedData>[] = [];
-  await bus.consume<ServiceEvent<EntitlementChangedData>>(
-    { stream: 'EVENTS', durable: 'billing-test-events', filterSubjects: ['events.billing.*.entitlement.changed'] },
-    async (msg) => {
-      events.push(msg.data);
+  const h = await startServiceHarness(definition, {
+    env: {
+      STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+      APPLE_ROOT_CERTS: apple.rootDer.toString('base64'),
+      APPLE_BUNDLE_ID: APPLE_BUNDLE,
+      APPLE_APP_APPLE_ID: '1234567890',
+      APPLE_ONLINE_CHECKS: '0',
+      GOOGLE_JWKS_URL: jwks.url,
+      GOOGLE_AUDIENCE,
+      GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
+      GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
+      BILLING_POLL_MS: '200',
     },
-  );
+    eventsFilter: ['events.billing.*.entitlement.changed'],
+  });
   return {
-    svc,
-    bus,
+    svc: h.service,
+    bus: h.peer,
     apple,
     jwks,
-    events,
-    fake,
+    events: h.events as ServiceEvent<EntitlementChangedData>[],
+    fake: h.fake,
     call: (method, path, headers, body) =>
-      fetch(`${svc.url}${path}`, {
+      fetch(`${h.service.url}${path}`, {
         method,
         headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -96,12 +73,8 @@ export async function startHarness(): Promise<Harness> {
     user: (userId, guild, caps = ['premium.manage']) => identityHeaders(userIdentity(userId, guild, caps)),
     staff: () => identityHeaders(STAFF),
     async stop() {
-      await svc.stop();
-      await bus.close();
+      await h.close();
       await jwks.close();
-      await fake.close();
-      await deleteNamespace(env.NATS_NAMESPACE);
-      await stopTestMongo();
     },
   };
 }
