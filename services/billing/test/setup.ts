@@ -38,7 +38,7 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/** Starts billing in-process (see `startServiceHarness`) with every provider configured, capturing entitlement events. */
+/** Starts billing in-process (see `startServiceHarness`) with every provider configured and its entitlement events. */
 export async function startHarness(): Promise<Harness> {
   const apple = makeAppleChain('Harness');
   const jwks = await startJwksServer('harness-key');
