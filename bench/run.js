@@ -285,6 +285,13 @@ async function main() {
       }
     }
 
+    const heavy = await sampleLatency({
+      count: opts.samples,
+      next: (i) => viaGateway(`/members/${members[i % members.length]}`),
+    });
+    results.add('journal', `member record p95 with ${stored.toLocaleString('en-US')} messages stored`, heavy.p95, 'ms');
+    progress(`member record with ${stored} messages: p50 ${heavy.p50.toFixed(1)} ms, p95 ${heavy.p95.toFixed(1)} ms`);
+
     progress(
       `ingest: publishing ${opts.ingest.toLocaleString('en-US')} MESSAGE_CREATE with replayFile while logs consumes`,
     );
