@@ -6,6 +6,7 @@
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
+const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { startStack, stopChild, ROOT } = require('../../scripts/stack.js');
@@ -15,6 +16,27 @@ const bridge = require('../../libs/shared/dist/platformBridge');
 const DASHBOARD_ORIGIN = 'http://dashboard.guildhall.bench';
 const STAFF = { issuer: 'https://id.guildhall.bench', audience: 'guildhall-staff-api' };
 const GOOGLE_AUDIENCE = 'https://guildhall.bench/api/webhooks/android-store';
+
+/** True when nothing listens on 127.0.0.1:`port`. */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base port (the system uses base+1..5, +17, +50): a random block of 100 between 20,000 and 32,000, below
+ * Linux's ephemeral range (outgoing connections take ports there), whose ports are all free now.
+ */
+async function freePortBase() {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
+    const ports = [1, 2, 3, 4, 5, 17, 50].map((offset) => base + offset);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
+}
 
 /** Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap; resolves with its URL once it listens. */
 function startBigMongo(port, heapMb) {
@@ -66,7 +88,7 @@ async function startBenchSystem({ log, env = {} } = {}) {
   const google = await testing.startJwksServer('google-1', { audience: GOOGLE_AUDIENCE });
   const apple = testing.makeAppleChain('BENCH');
   const namespace = testing.testNamespace();
-  const basePort = 30_000 + Math.floor(Math.random() * 300) * 100;
+  const basePort = await freePortBase();
   const gatewayPort = basePort + 50;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-bench-'));
