@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, EventBus } from '@guildhall/shared';
 import { FIXTURE_IDS, guildDay } from '@guildhall/shared/platformBridge';
-import { appleSign, testNatsUrl, waitFor } from '@guildhall/shared/testing';
+import { appleSign, messageCreate, testNatsUrl, waitFor } from '@guildhall/shared/testing';
 import Stripe from 'stripe';
 import {
   APPLE_BUNDLE,
@@ -33,7 +33,7 @@ let g: string;
 let seq = 0;
 
 /** Publishes a platform dispatch exactly as the bridge would. */
-async function dispatch(t: string, d: Record<string, unknown>): Promise<void> {
+async function dispatch(t: string, d: object): Promise<void> {
   seq += 1;
   await bus.publish(`platform.dispatch.${t}`, { t, s: seq, op: 0, d }, `e2e-${t}-${seq}-${randomUUID()}`);
 }
@@ -282,23 +282,16 @@ describe('tickets', () => {
   it('captures messages of the ticket thread in order', async () => {
     const ticket = (await owner.get(`${base()}/${interactionTicket}`)).body.ticket;
     for (const content of ['first reply', 'second reply']) {
-      await dispatch('MESSAGE_CREATE', {
-        id: snowflake(),
-        channel_id: ticket.thread,
-        guild_id: g,
-        author: { id: opener(), username: 'gwen50', global_name: 'Gwen', avatar: null, discriminator: '0' },
-        content,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        pinned: false,
-        type: 0,
-      });
+      await dispatch(
+        'MESSAGE_CREATE',
+        messageCreate({
+          id: snowflake(),
+          channel_id: ticket.thread,
+          guild_id: g,
+          author: { id: opener(), username: 'gwen50', global_name: 'Gwen', avatar: null, discriminator: '0' },
+          content,
+        }),
+      );
     }
     const read = await waitFor(
       () => owner.get(`${base()}/${interactionTicket}`),

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, EventBus } from '@guildhall/shared';
 import { BRIDGE_INTENTS, type Bridge, startBridge } from '@guildhall/shared/platformBridge';
-import { deleteNamespace, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
+import { deleteNamespace, messageCreate, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
 import { GatewayIntentBits, GatewayOpcodes } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -10,10 +10,10 @@ const logger = createLogger('bridge-test', 'silent');
 const SESSION = 'fake-session-7f3a';
 const TOKEN = 'bridge-test-token';
 
-type Dispatch = { t: string; s: number; op: 0; d: Record<string, unknown> };
+type Dispatch = { t: string; s: number; op: 0; d: object };
 
 /** A gateway dispatch as the fake sends it. */
-function dispatch(t: string, s: number, d: Record<string, unknown>): Dispatch {
+function dispatch(t: string, s: number, d: object): Dispatch {
   return { t, s, op: 0, d };
 }
 
@@ -38,23 +38,18 @@ const ready = dispatch('READY', 1, {
   application: { id: '1300000000000000009', flags: 0 },
 });
 const beforeDrop = [
-  dispatch('MESSAGE_CREATE', 2, {
-    id: '1300000000000000100',
-    channel_id: channelId,
-    guild_id: guildId,
-    author,
-    content: 'hello there',
-    timestamp: '2025-03-01T10:00:00.000000+00:00',
-    edited_timestamp: null,
-    tts: false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    attachments: [],
-    embeds: [],
-    pinned: false,
-    type: 0,
-  }),
+  dispatch(
+    'MESSAGE_CREATE',
+    2,
+    messageCreate({
+      id: '1300000000000000100',
+      channel_id: channelId,
+      guild_id: guildId,
+      author,
+      content: 'hello there',
+      timestamp: '2025-03-01T10:00:00.000000+00:00',
+    }),
+  ),
   dispatch('MESSAGE_DELETE', 3, { id: '1300000000000000100', channel_id: channelId, guild_id: guildId }),
   dispatch('GUILD_MEMBER_REMOVE', 4, { guild_id: guildId, user: author }),
 ];

@@ -12,7 +12,7 @@ export type MessageCreateInput = Partial<GatewayMessageCreateDispatchData> &
  */
 export function messageCreate(message: MessageCreateInput): GatewayMessageCreateDispatchData {
   return {
-    id: snowflake(),
+    id: message.id ?? snowflake(),
     content: '',
     timestamp: new Date().toISOString(),
     edited_timestamp: null,

@@ -7,13 +7,13 @@ import {
   ChannelType,
   type GuildMemberFlags,
   GuildPremiumTier,
-  MessageType,
   PermissionFlagsBits,
   type RoleFlags,
   StickerFormatType,
   StickerType,
   ThreadAutoArchiveDuration,
 } from 'discord-api-types/v10';
+import { messageCreate } from '../messages';
 import { snowflake } from './snowflake';
 import { FAKE_BOT_USER_ID, fullUser, isThread, type PlatformState } from './state';
 import type { FakeChannel, FakeGuildState, SeedGuild, SeedMember } from './types';
@@ -103,23 +103,7 @@ export function fullMessage(
   channelId: string,
   author: APIMessage['author'],
 ): APIMessage {
-  return {
-    channel_id: channelId,
-    author,
-    content: '',
-    timestamp: new Date().toISOString(),
-    edited_timestamp: null,
-    tts: false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    attachments: [],
-    embeds: [],
-    pinned: false,
-    type: MessageType.Default,
-    components: [],
-    ...message,
-  } as APIMessage;
+  return messageCreate({ channel_id: channelId, author, components: [], ...message }) as APIMessage;
 }
 
 /** Turns a seed into live guild state; the bot becomes a member holding its managed role. */
