@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, EventBus } from '@guildhall/shared';
 import { BRIDGE_INTENTS, type Bridge, startBridge } from '@guildhall/shared/platformBridge';
-import { deleteNamespace, messageCreate, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
+import { deleteNamespace, messageCreate, testNamespace, testNatsUrl, waitFor } from '@guildhall/shared/testing';
 import { GatewayIntentBits, GatewayOpcodes } from 'discord-api-types/v10';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -151,14 +151,6 @@ async function platformStream(bus: EventBus) {
     out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), data: m.json() });
   }
   return out;
-}
-
-async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('platform bridge against a fake gateway', () => {
