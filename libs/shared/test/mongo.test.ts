@@ -1,0 +1,31 @@
+import { connectMongo, createLogger, disconnectMongo, isDuplicateKey } from '@guildhall/shared';
+import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/shared/testing';
+import mongoose, { Schema } from 'mongoose';
+
+const schema = new Schema({ guild: String, number: Number, at: Date }, { collection: 'widgets' });
+schema.index({ guild: 1, number: -1 }, { unique: true });
+schema.index({ at: 1 }, { expireAfterSeconds: 3600 });
+const Widget = mongoose.model('Widget', schema);
+
+describe('connectMongo', () => {
+  beforeAll(async () => {
+    await connectMongo(await testMongoUrl(), testDbName('shared'), createLogger('test', 'silent'));
+  });
+  afterAll(async () => {
+    await mongoose.connection.dropDatabase();
+    await disconnectMongo();
+    await stopTestMongo();
+  });
+
+  it('resolves only once every model index exists, so a hinted query works at once', async () => {
+    const names = (await Widget.listIndexes()).map((i: { name: string }) => i.name).sort();
+    expect(names).toEqual(['_id_', 'at_1', 'guild_1_number_-1']);
+    await expect(Widget.find({ guild: 'g' }).hint({ guild: 1, number: -1 }).lean()).resolves.toEqual([]);
+  });
+
+  it('reports duplicate keys from the unique index', async () => {
+    await Widget.create({ guild: 'g', number: 1 });
+    const err = await Widget.create({ guild: 'g', number: 1 }).catch((e: unknown) => e);
+    expect(isDuplicateKey(err)).toBe(true);
+  });
+});
