@@ -8,18 +8,21 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, EventBus } from '@guildhall/shared';
 import { FIXTURE_IDS, guildDay } from '@guildhall/shared/platformBridge';
-import { appleSign, messageCreate, testNatsUrl, waitFor } from '@guildhall/shared/testing';
-import Stripe from 'stripe';
 import {
   APPLE_BUNDLE,
+  appleSign,
   DASHBOARD_ORIGIN,
   GOOGLE_ACCOUNT,
   GOOGLE_PACKAGE,
+  messageCreate,
   STRIPE_SECRET,
   type System,
   startSystem,
+  testNatsUrl,
   USERS,
-} from '../support/system';
+  waitFor,
+} from '@guildhall/shared/testing';
+import Stripe from 'stripe';
 import { type Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 

@@ -1,7 +1,7 @@
 import { type ApiRoute, apiRoutes } from '@guildhall/shared';
+import { STAFF_AUDIENCE, STAFF_ISSUER, STRIPE_SECRET, type System, startSystem } from '@guildhall/shared/testing';
 import { generateKeyPair, SignJWT } from 'jose';
 import Stripe from 'stripe';
-import { STAFF_AUDIENCE, STAFF_ISSUER, STRIPE_SECRET, type System, startSystem } from '../support/system';
 import type { Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 import { isUnsafe, pathOf, sampleBody, sampleQuery } from './support/securityCases';

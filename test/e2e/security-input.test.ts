@@ -1,6 +1,6 @@
 import { type ApiRoute, apiRoutes } from '@guildhall/shared';
+import { DASHBOARD_ORIGIN, type System, startSystem } from '@guildhall/shared/testing';
 import fc from 'fast-check';
-import { DASHBOARD_ORIGIN, type System, startSystem } from '../support/system';
 import type { Answer } from './support/client';
 import { Coverage } from './support/coverage';
 import { pathOf, sampleBody } from './support/securityCases';

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { replayFile } from '@guildhall/shared/platformBridge';
-import { waitFor } from '@guildhall/shared/testing';
+import { type System, startSystem, waitFor } from '@guildhall/shared/testing';
 import { MongoClient } from 'mongodb';
-import { type System, startSystem } from '../support/system';
 import { writeMessageFlood } from './support/messages';
 
 const COUNT = 100_000;

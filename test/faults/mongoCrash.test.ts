@@ -2,11 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitFor } from '@guildhall/shared/testing';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/shared/testing';
 import { MongoClient } from 'mongodb';
 import { ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS } from '../support/system';
 import { freePort, killAndWait } from './support/processes';
 
 // biome-ignore lint/suspicious/noExplicitAny: scripts/stack.js is plain JavaScript

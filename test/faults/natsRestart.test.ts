@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FIXTURE_IDS, replayFile } from '@guildhall/shared/platformBridge';
-import { waitFor } from '@guildhall/shared/testing';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/shared/testing';
 import { MongoClient } from 'mongodb';
 import { type Answer, ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS } from '../support/system';
 import { writeMessageFlood } from './support/messages';
 import { freePort, killAndWait, startNatsServer } from './support/processes';
 

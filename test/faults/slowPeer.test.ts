@@ -1,6 +1,6 @@
+import { type System, startSystem, USERS } from '@guildhall/shared/testing';
 import { ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
-import { type System, startSystem, USERS } from '../support/system';
 
 /** The peer timeout the services run with (ms); the answer may take this plus the margin below. */
 const PEER_TIMEOUT_MS = 1500;

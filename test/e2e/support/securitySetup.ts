@@ -1,7 +1,6 @@
 import { FIXTURE_IDS } from '@guildhall/shared/platformBridge';
-import { waitFor } from '@guildhall/shared/testing';
+import { DASHBOARD_ORIGIN, type System, waitFor } from '@guildhall/shared/testing';
 import { ChannelType } from 'discord-api-types/v10';
-import { DASHBOARD_ORIGIN, type System } from '../../support/system';
 import { type Answer, ApiClient } from './client';
 import type { Coverage } from './coverage';
 import type { RealIds } from './securityCases';

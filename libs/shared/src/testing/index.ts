@@ -4,4 +4,5 @@ export * from './fakeStructure';
 export * from './messages';
 export * from './providers';
 export * from './serviceHarness';
+export * from './system';
 export * from './wait';

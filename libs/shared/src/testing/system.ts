@@ -11,24 +11,15 @@ import {
   type ReplaySummary,
   recentDayStart,
   replayFile,
-} from '@guildhall/shared/platformBridge';
-import {
-  type AppleChain,
-  deleteNamespace,
-  type FakePlatform,
-  type JwksServer,
-  makeAppleChain,
-  sampleGuild,
-  startFakePlatform,
-  startJwksServer,
-  testNamespace,
-  testNatsUrl,
-} from '@guildhall/shared/testing';
+} from '../platformBridge';
+import { deleteNamespace, testNamespace, testNatsUrl } from './env';
+import { type FakePlatform, sampleGuild, startFakePlatform } from './fakePlatform';
+import { type AppleChain, type JwksServer, makeAppleChain, startJwksServer } from './providers';
 
+/** The repository root (this file is libs/shared/{src,dist}/testing/system). */
+const ROOT = path.resolve(__dirname, '../../../..');
 // biome-ignore lint/suspicious/noExplicitAny: scripts/stack.js is plain JavaScript
-const { startStack } = require('../../scripts/stack.js') as { startStack: (o: object) => Promise<any> };
-
-export const ROOT = path.resolve(__dirname, '../..');
+const { startStack } = require(path.join(ROOT, 'scripts/stack.js')) as { startStack: (o: object) => Promise<any> };
 export const DASHBOARD_ORIGIN = 'http://dashboard.guildhall.test';
 export const STRIPE_SECRET = 'whsec_e2e_guildhall_0123456789abcdef';
 export const APPLE_BUNDLE = 'gg.guildhall.app';
@@ -130,7 +121,13 @@ async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
  * defaults: `MONGO_URL` or an in-memory embedded MongoDB, and the test NATS server.
  */
 export async function startSystem(
-  opts: { log?: boolean; env?: Record<string, string>; mongoUrl?: string; natsUrl?: string } = {},
+  opts: {
+    /** Print the processes' output (true), hand it to a function, or keep the last lines to print on a failed start. */
+    log?: boolean | ((name: string, line: string) => void);
+    env?: Record<string, string>;
+    mongoUrl?: string;
+    natsUrl?: string;
+  } = {},
 ): Promise<System> {
   const fake = await startFakePlatform();
   const dayStart = recentDayStart();
@@ -172,7 +169,8 @@ export async function startSystem(
       mongoUrl: opts.mongoUrl ?? process.env.MONGO_URL,
       dbPrefix: `e2e${namespace}`,
       log: (name: string, line: string) => {
-        if (opts.log) process.stdout.write(`[${name}] ${line}\n`);
+        if (typeof opts.log === 'function') opts.log(name, line);
+        else if (opts.log) process.stdout.write(`[${name}] ${line}\n`);
         else if (lines.push(`[${name}] ${line}`) > 400) lines.shift();
       },
       env: {
