@@ -4,6 +4,7 @@
  * 1,000,000 messages take a minute, not an hour of dispatch replay. Content is deterministic (seeded PRNG).
  */
 const { FIXTURE_IDS, guildDay, recentDayStart } = require('../../libs/shared/dist/platformBridge');
+const { newCaseRow } = require('../../services/moderation/dist/cases/model');
 
 const EPOCH = 1_420_070_400_000n;
 /** Worker bits of seeded ids (1023: the services pick theirs at random, replayed ids come from the payloads). */
@@ -227,32 +228,22 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
     let action = CASE_ACTIONS[Math.floor(rand() * CASE_ACTIONS.length)];
     if (action === 'note') action = 'warn';
     const duration = action === 'timeout' ? 3600 : null;
-    rows.push({
-      _id: `${guild}:${n}`,
-      guild,
-      number: n,
-      action,
-      target: target.id,
-      targetName: target.name,
-      moderator: mod.id,
-      moderatorName: mod.name,
-      reason: sentence(rand, 6),
-      status: duration ? 'expired' : 'active',
-      duration,
-      deleteMessageSeconds: null,
-      expiresAt: duration ? new Date(at.getTime() + duration * 1000) : null,
-      logChannel: null,
-      logMessage: null,
-      failure: null,
-      revokedBy: null,
-      revokedByName: null,
-      revokedAt: null,
-      busyUntil: null,
-      history: [
-        { at, change: 'created', by: mod.id, byName: mod.name, previousReason: null, failure: null, note: null },
-      ],
-      createdAt: at,
-    });
+    rows.push(
+      newCaseRow({
+        guild,
+        number: n,
+        action,
+        target: target.id,
+        targetName: target.name,
+        moderator: mod.id,
+        moderatorName: mod.name,
+        reason: sentence(rand, 6),
+        status: duration ? 'expired' : 'active',
+        duration,
+        expiresAt: duration ? new Date(at.getTime() + duration * 1000) : null,
+        createdAt: at,
+      }),
+    );
   }
   for (let i = 0; i < rows.length; i += 5000) {
     await db.collection('cases').insertMany(rows.slice(i, i + 5000), { ordered: false });

@@ -1,5 +1,5 @@
 import { type MemberHistoryReply, type MemberHistoryRequest, RPC } from '@guildhall/shared';
-import { CaseModel, type CaseRow, caseId } from '../src/cases/model';
+import { CaseModel, type CaseRow, newCaseRow } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
 
 describe('member record', () => {
@@ -126,8 +126,7 @@ describe('member record', () => {
     const rows: CaseRow[] = Array.from({ length: 10_000 }, (_, i) => {
       const number = 1_000 + i;
       const target = i % 500 === 0 ? h.seed.ids.moderator : `${2_000_000_000_000_000 + (i % 997)}`;
-      return {
-        _id: caseId(guild, number),
+      return newCaseRow({
         guild,
         number,
         action: 'warn',
@@ -136,20 +135,8 @@ describe('member record', () => {
         moderator: h.seed.ids.admin,
         moderatorName: 'alice',
         reason: 'bulk',
-        status: 'active',
-        duration: null,
-        deleteMessageSeconds: null,
-        expiresAt: null,
-        logChannel: null,
-        logMessage: null,
-        failure: null,
-        revokedBy: null,
-        revokedByName: null,
-        revokedAt: null,
-        busyUntil: null,
-        history: [],
         createdAt: new Date(now - i * 60_000),
-      };
+      });
     });
     await CaseModel.insertMany(rows, { ordered: false });
     expect(await CaseModel.countDocuments({ guild })).toBeGreaterThanOrEqual(10_000);

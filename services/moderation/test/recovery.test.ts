@@ -1,12 +1,11 @@
 import { waitFor } from '@guildhall/shared/testing';
-import { CaseModel, type CaseRow, caseId, historyEntry } from '../src/cases/model';
+import { CaseModel, type CaseRow, caseId, newCaseRow } from '../src/cases/model';
 import { ABANDONED_AFTER_MS } from '../src/cases/resumePendingCases';
 import { type Harness, startHarness } from './harness';
 
 /** A case as a request stores it just before it acts on the platform, `ageMs` ago. */
 function pendingCase(h: Harness, number: number, action: 'ban' | 'kick', target: string, ageMs: number): CaseRow {
-  return {
-    _id: caseId(h.seed.id, number),
+  return newCaseRow({
     guild: h.seed.id,
     number,
     action,
@@ -15,20 +14,8 @@ function pendingCase(h: Harness, number: number, action: 'ban' | 'kick', target:
     moderator: h.seed.ids.moderator,
     moderatorName: 'Mo',
     reason: 'left pending by a crash',
-    status: 'pending',
-    duration: null,
-    deleteMessageSeconds: null,
-    expiresAt: null,
-    logChannel: null,
-    logMessage: null,
-    failure: null,
-    revokedBy: null,
-    revokedByName: null,
-    revokedAt: null,
-    busyUntil: null,
-    history: [historyEntry('created', { by: h.seed.ids.moderator, byName: 'Mo' })],
     createdAt: new Date(Date.now() - ageMs),
-  };
+  });
 }
 
 describe('cases a crashed request left pending', () => {

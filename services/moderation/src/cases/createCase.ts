@@ -16,7 +16,7 @@ import { forgetPerson } from '../platform/personCache';
 import { applyAction } from './applyAction';
 import { nextCaseNumber } from './counter';
 import { claimKey, completeKey, releaseKey } from './idempotency';
-import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
+import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow } from './model';
 import { toCase } from './toCase';
 
 export interface CreateCaseInput {
@@ -90,10 +90,8 @@ async function numberCase(platform: REST, { guild, body, moderator }: CreateCase
     throw notFound(`${person.name} is not a member of this guild`);
   }
   const number = await nextCaseNumber(guild);
-  const now = new Date();
   const duration = body.duration ?? null;
-  const row: CaseRow = {
-    _id: caseId(guild, number),
+  const row = newCaseRow({
     guild,
     number,
     action: body.action,
@@ -102,20 +100,10 @@ async function numberCase(platform: REST, { guild, body, moderator }: CreateCase
     moderator: moderator.sub,
     moderatorName: moderator.name,
     reason: body.reason,
-    status: body.action === 'warn' ? 'active' : 'pending',
     duration,
     deleteMessageSeconds: body.deleteMessageSeconds ?? null,
-    expiresAt: duration === null ? null : new Date(now.getTime() + duration * 1000),
-    logChannel: null,
-    logMessage: null,
-    failure: null,
-    revokedBy: null,
-    revokedByName: null,
-    revokedAt: null,
-    busyUntil: null,
-    history: [historyEntry('created', { by: moderator.sub, byName: moderator.name })],
-    createdAt: now,
-  };
+    expiresAt: duration === null ? null : new Date(Date.now() + duration * 1000),
+  });
   await CaseModel.create(row);
   return row;
 }

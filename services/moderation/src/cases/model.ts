@@ -112,6 +112,38 @@ export function caseId(guild: string, number: number): string {
   return `${guild}:${number}`;
 }
 
+/** What a new case is made of; everything else starts empty. */
+export type NewCase = Pick<
+  CaseRow,
+  'guild' | 'number' | 'action' | 'target' | 'targetName' | 'moderator' | 'moderatorName' | 'reason'
+> &
+  Partial<CaseRow>;
+
+/**
+ * A case as it is first stored: `pending` (a warn `active` at once), no expiry, log message, failure or lease, a
+ * `created` history entry by the moderator; `fields` may set any member (tests and seeding).
+ */
+export function newCaseRow(fields: NewCase): CaseRow {
+  const createdAt = fields.createdAt ?? new Date();
+  return {
+    _id: caseId(fields.guild, fields.number),
+    status: fields.action === 'warn' ? 'active' : 'pending',
+    duration: null,
+    deleteMessageSeconds: null,
+    expiresAt: null,
+    logChannel: null,
+    logMessage: null,
+    failure: null,
+    revokedBy: null,
+    revokedByName: null,
+    revokedAt: null,
+    busyUntil: null,
+    history: [{ ...historyEntry('created', { by: fields.moderator, byName: fields.moderatorName }), at: createdAt }],
+    createdAt,
+    ...fields,
+  };
+}
+
 /** A history entry with every optional member null. */
 export function historyEntry(change: string, fields: Partial<Omit<CaseHistoryEntry, 'change'>> = {}): CaseHistoryEntry {
   return {
