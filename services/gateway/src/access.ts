@@ -5,9 +5,13 @@ import { gatewayState } from './state';
 
 const MAX_CACHED = 50_000;
 
-/** Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user. */
+/**
+ * Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user.
+ * Concurrent misses for one guild+user share a single question (no stampede when an entry expires under load).
+ */
 export class AccessCache {
   private readonly entries = new Map<string, { at: number; reply: AccessReply }>();
+  private readonly inflight = new Map<string, Promise<AccessReply>>();
 
   constructor(
     private readonly ask: (req: AccessRequest) => Promise<AccessReply>,
@@ -19,11 +23,19 @@ export class AccessCache {
     const key = `${guild}:${user}`;
     const hit = this.entries.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.reply;
-    const reply = await this.ask({ guild, user });
-    if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.delete(key);
-    this.entries.set(key, { at: Date.now(), reply });
-    return reply;
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = this.ask({ guild, user })
+        .then((reply) => {
+          if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value!);
+          this.entries.delete(key);
+          this.entries.set(key, { at: Date.now(), reply });
+          return reply;
+        })
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return pending;
   }
 }
 

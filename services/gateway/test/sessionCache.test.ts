@@ -57,6 +57,17 @@ describe('SessionCache', () => {
     expect(await cache.find(RAW)).toBeNull();
   });
 
+  it('shares one lookup among concurrent misses', async () => {
+    const lookup = jest.fn(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      return session();
+    });
+    const cache = new SessionCache(10_000, lookup);
+    const found = await Promise.all(Array.from({ length: 20 }, () => cache.find(RAW)));
+    expect(found.every((s) => s?.user.id === '169378578432131074')).toBe(true);
+    expect(lookup).toHaveBeenCalledTimes(1);
+  });
+
   it('with TTL 0 reads on every request', async () => {
     const lookup = jest.fn(async () => session());
     const cache = new SessionCache(0, lookup);
