@@ -45,9 +45,10 @@ outboxSchema.index(
 );
 
 /**
- * Transactional-outbox publisher: `emit` stores the event in the service's own database first, then tries to
- * publish it; a poller republishes whatever is still unsent (NATS down, process killed). JetStream's
- * de-duplication on the event id makes the retry safe. Sent rows expire after a day.
+ * Outbox publisher: `emit` stores the event in the service's own database first, then tries to publish it; a poller
+ * republishes whatever is still unsent (NATS down, process killed). JetStream's de-duplication on the event id makes
+ * the retry safe. Sent rows expire after a day. The service's own write and the outbox row are two writes (the
+ * embedded MongoDB has no multi-document transactions), so a process killed between them loses that one event.
  */
 export class Outbox {
   private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
