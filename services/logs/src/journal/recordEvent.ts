@@ -1,7 +1,13 @@
 import type { JournalKind } from '@guildhall/shared';
-import { newSnowflake, sortKey } from '../ids';
+import { newSnowflake, snowflakeTime, sortKey } from '../ids';
 import { ACTOR_RANK, type ActorSource, type EventRow, JournalEventModel } from './model';
 import { ActorSourceModel, type SourceRow } from './sources';
+
+/**
+ * A duplicate of an event stored less than this long ago (ms) finishes that event's later steps again: the process
+ * may have died between storing it and queueing its log embed, and the platform message was then redelivered.
+ */
+export const RESUME_WINDOW_MS = 10 * 60_000;
 
 /** A new journal event as the ingest code describes it. */
 export interface NewEvent {
@@ -33,7 +39,11 @@ export class Journal {
     private readonly onRecorded: OnRecorded,
   ) {}
 
-  /** Stores `event` unless its `dedupe` was stored already; returns the stored row, or null for a duplicate. */
+  /**
+   * Stores `event` unless its `dedupe` was stored already; returns the stored row, or null for a duplicate. A
+   * duplicate of a recent event runs that event's actor matching and `onRecorded` again (both idempotent), so a crash
+   * between storing and queueing its embed loses nothing; older duplicates (replays) change nothing.
+   */
   async record(event: NewEvent): Promise<EventRow | null> {
     const at = event.at ?? new Date();
     const id = newSnowflake();
@@ -60,11 +70,18 @@ export class Journal {
     try {
       await JournalEventModel.create(row);
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return null;
-      throw err;
+      if ((err as { code?: number }).code !== 11000) throw err;
+      const existing = await JournalEventModel.findOne({ dedupe: event.dedupe }).lean<EventRow>();
+      if (existing && snowflakeTime(existing._id).getTime() > Date.now() - RESUME_WINDOW_MS)
+        await this.finish(existing);
+      return null;
     }
-    const matched = await this.claimSourceFor(row);
-    const stored = matched ?? row;
+    return this.finish(row);
+  }
+
+  /** Gives a stored event its actor from a waiting source, then hands it to `onRecorded`. */
+  private async finish(row: EventRow): Promise<EventRow> {
+    const stored = (await this.claimSourceFor(row)) ?? row;
     await this.onRecorded(stored);
     return stored;
   }
