@@ -315,7 +315,7 @@ describe('staff bearer tokens', () => {
   it.each([
     ['missing', async () => ''],
     ['expired', async () => `Bearer ${await jwks.sign(claims, { expiresIn: Math.floor(Date.now() / 1000) - 60 })}`],
-    ['without exp', async () => `Bearer ${await jwks.sign(claims)}`],
+    ['without exp', async () => `Bearer ${await jwks.sign(claims, { expiresIn: null })}`],
     ['wrong audience', async () => `Bearer ${await jwks.sign(claims, { expiresIn: '5m', audience: 'other' })}`],
     ['wrong issuer', async () => `Bearer ${await jwks.sign(claims, { expiresIn: '5m', issuer: 'https://evil' })}`],
     [

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { type JwksServer, startJwksServer } from '@guildhall/shared/testing';
 
 /** What an echo upstream received. */
 export interface Echoed {
@@ -33,32 +33,9 @@ export async function startEcho(service: string): Promise<{ url: string; receive
   return { url: await listen(server), received, close: () => close(server) };
 }
 
-/** An RS256 key pair, a JWKS server publishing its public key, and a signer of test staff tokens. */
-export async function startJwks(): Promise<{
-  url: string;
-  sign(claims: JWTPayload, opts?: { issuer?: string; audience?: string; expiresIn?: string | number }): Promise<string>;
-  close(): Promise<void>;
-}> {
-  const { publicKey, privateKey } = await generateKeyPair('RS256');
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ keys: [jwk] }));
-  });
-  const url = await listen(server);
-  return {
-    url: `${url}/.well-known/jwks.json`,
-    async sign(claims, opts = {}) {
-      const jwt = new SignJWT(claims)
-        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-        .setIssuedAt()
-        .setIssuer(opts.issuer ?? 'https://id.test')
-        .setAudience(opts.audience ?? 'guildhall');
-      if (opts.expiresIn !== undefined) jwt.setExpirationTime(opts.expiresIn);
-      return jwt.sign(privateKey);
-    },
-    close: () => close(server),
-  };
+/** The staff identity provider of the gateway tests: a JWKS server (issuer https://id.test, audience guildhall). */
+export function startJwks(): Promise<JwksServer> {
+  return startJwksServer('k1', { issuer: 'https://id.test', audience: 'guildhall' });
 }
 
 /** Listens on a random local port; resolves the base URL. */

@@ -111,12 +111,15 @@ export function appleSign(chain: AppleChain, payload: Record<string, unknown>): 
   return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', x5c: chain.x5c }).sign(chain.leafKey);
 }
 
-/** A local JWKS endpoint serving one RSA key, and a signer of JWTs (OIDC tokens, staff tokens) with that key. */
+/**
+ * A local JWKS endpoint serving one RSA key, and a signer of JWTs (OIDC tokens, staff tokens) with that key.
+ * `expiresIn` defaults to 1 hour; `null` signs a token without `exp`.
+ */
 export interface JwksServer {
   url: string;
   sign(
     claims: Record<string, unknown>,
-    opts?: { audience?: string; expiresIn?: string | number; issuer?: string; subject?: string },
+    opts?: { audience?: string; expiresIn?: string | number | null; issuer?: string; subject?: string },
   ): Promise<string>;
   close(): Promise<void>;
 }
@@ -144,9 +147,10 @@ export async function startJwksServer(
         .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
         .setIssuer(opts.issuer ?? defaults.issuer ?? 'https://accounts.google.com')
         .setAudience(opts.audience ?? defaults.audience ?? 'https://billing.example.test/api/webhooks/android-store')
-        .setIssuedAt()
-        .setExpirationTime(opts.expiresIn ?? '1h');
-      return (opts.subject ? jwt.setSubject(opts.subject) : jwt).sign(privateKey);
+        .setIssuedAt();
+      if (opts.expiresIn !== null) jwt.setExpirationTime(opts.expiresIn ?? '1h');
+      if (opts.subject) jwt.setSubject(opts.subject);
+      return jwt.sign(privateKey);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
