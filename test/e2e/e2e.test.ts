@@ -10,7 +10,7 @@ import { createLogger, EventBus } from '@guildhall/shared';
 import { FIXTURE_IDS, guildDay } from '@guildhall/shared/platformBridge';
 import {
   APPLE_BUNDLE,
-  appleSign,
+  appleNotification,
   DASHBOARD_ORIGIN,
   GOOGLE_ACCOUNT,
   GOOGLE_PACKAGE,
@@ -671,49 +671,15 @@ describe('billing: promo, redemption, provider webhooks', () => {
   it('accepts an App Store notification signed with a chain to the configured root', async () => {
     const link = expectStatus(await owner.post(`/api/v1/servers/${g}/premium/links`, { provider: 'ios-store' }), 201);
     const token = link.body.link.token;
-    const now = Date.now();
-    const common = { environment: 'Sandbox', signedDate: now };
-    const transaction = await appleSign(sys.apple, {
-      ...common,
-      transactionId: `${now}`,
-      originalTransactionId: '2000000999999999',
-      bundleId: APPLE_BUNDLE,
-      productId: 'gg.guildhall.premium.monthly',
-      purchaseDate: now,
-      originalPurchaseDate: now,
-      expiresDate: now + 30 * 86400_000,
-      quantity: 1,
-      type: 'Auto-Renewable Subscription',
-      appAccountToken: token,
-      inAppOwnershipType: 'PURCHASED',
-      transactionReason: 'PURCHASE',
-      storefront: 'USA',
-    });
-    const renewal = await appleSign(sys.apple, {
-      ...common,
-      originalTransactionId: '2000000999999999',
-      autoRenewProductId: 'gg.guildhall.premium.monthly',
-      productId: 'gg.guildhall.premium.monthly',
-      autoRenewStatus: 1,
-      recentSubscriptionStartDate: now,
-    });
-    const signedPayload = await appleSign(sys.apple, {
-      notificationType: 'SUBSCRIBED',
+    const body = await appleNotification(sys.apple, {
+      type: 'SUBSCRIBED',
       subtype: 'INITIAL_BUY',
-      notificationUUID: randomUUID(),
-      version: '2.0',
-      signedDate: now,
-      data: {
-        environment: 'Sandbox',
-        bundleId: APPLE_BUNDLE,
-        appAppleId: 1234567890,
-        bundleVersion: '1.0',
-        signedTransactionInfo: transaction,
-        signedRenewalInfo: renewal,
-        status: 1,
-      },
+      bundleId: APPLE_BUNDLE,
+      originalTransactionId: '2000000999999999',
+      appAccountToken: token,
     });
-    const res = await anonymous.raw('/api/webhooks/ios-store', JSON.stringify({ signedPayload }), {
+    const { signedPayload } = JSON.parse(body) as { signedPayload: string };
+    const res = await anonymous.raw('/api/webhooks/ios-store', body, {
       'content-type': 'application/json',
     });
     expect(res.status).toBe(204);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appleSign, makeAppleChain, startJwksServer, waitFor } from '@guildhall/shared/testing';
+import { appleNotification, makeAppleChain, startJwksServer, waitFor } from '@guildhall/shared/testing';
 import Stripe from 'stripe';
 import {
   APPLE_BUNDLE,
@@ -201,58 +201,22 @@ describe('ios-store (App Store Server Notifications V2)', () => {
   const guild = '1190000000000000002';
   const originalTransactionId = '2000000912345678';
 
-  async function signedNotification(
+  function signedNotification(
     token: string,
     type: string,
     subtype: string | undefined,
     opts: { chain?: typeof h.apple; signedDate?: number; expiresDate?: number; uuid?: string } = {},
   ) {
-    const chain = opts.chain ?? h.apple;
-    const signedDate = opts.signedDate ?? Date.now();
-    const expiresDate = opts.expiresDate ?? Date.now() + 30 * 86400_000;
-    const transaction = await appleSign(chain, {
-      transactionId: `${Date.now()}`,
-      originalTransactionId,
+    return appleNotification(opts.chain ?? h.apple, {
+      type,
+      subtype,
       bundleId: APPLE_BUNDLE,
-      productId: 'gg.guildhall.premium.monthly',
-      purchaseDate: Date.now(),
-      originalPurchaseDate: Date.now(),
-      expiresDate,
-      quantity: 1,
-      type: 'Auto-Renewable Subscription',
-      appAccountToken: token,
-      inAppOwnershipType: 'PURCHASED',
-      signedDate,
-      environment: 'Sandbox',
-      transactionReason: 'PURCHASE',
-      storefront: 'USA',
-    });
-    const renewal = await appleSign(chain, {
       originalTransactionId,
-      autoRenewProductId: 'gg.guildhall.premium.monthly',
-      productId: 'gg.guildhall.premium.monthly',
-      autoRenewStatus: subtype === 'AUTO_RENEW_DISABLED' ? 0 : 1,
-      signedDate,
-      environment: 'Sandbox',
-      recentSubscriptionStartDate: Date.now(),
+      appAccountToken: token,
+      signedDate: opts.signedDate,
+      expiresDate: opts.expiresDate,
+      uuid: opts.uuid,
     });
-    const payload = await appleSign(chain, {
-      notificationType: type,
-      ...(subtype ? { subtype } : {}),
-      notificationUUID: opts.uuid ?? randomUUID(),
-      version: '2.0',
-      signedDate,
-      data: {
-        environment: 'Sandbox',
-        bundleId: APPLE_BUNDLE,
-        appAppleId: 1234567890,
-        bundleVersion: '1.0',
-        signedTransactionInfo: transaction,
-        signedRenewalInfo: renewal,
-        status: 1,
-      },
-    });
-    return JSON.stringify({ signedPayload: payload });
   }
 
   it('verifies the chain, links appAccountToken to the guild, moves the entitlement; rejects forged/expired/wrong-OID chains', async () => {

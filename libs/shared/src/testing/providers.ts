@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { createPrivateKey, type KeyObject, randomUUID, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -109,6 +109,75 @@ export function makeAppleChain(name: string, leafOid = true): AppleChain {
 /** Signs `payload` as the App Store does: compact JWS, ES256, `x5c` chain in the header. */
 export function appleSign(chain: AppleChain, payload: Record<string, unknown>): Promise<string> {
   return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', x5c: chain.x5c }).sign(chain.leafKey);
+}
+
+/** What an App Store Server Notification V2 made by `appleNotification` is about. */
+export interface AppleNotificationInput {
+  type: string;
+  subtype?: string;
+  bundleId: string;
+  originalTransactionId: string;
+  /** The `appAccountToken` the app passed (links the purchase to a guild). */
+  appAccountToken: string;
+  /** ms since the epoch; default now. */
+  signedDate?: number;
+  /** ms since the epoch; default 30 days from now. */
+  expiresDate?: number;
+  uuid?: string;
+}
+
+/**
+ * The body of an `ios-store` webhook as the App Store posts it: `{"signedPayload": JWS}` whose payload carries a signed
+ * transaction (auto-renewable monthly subscription) and a signed renewal info (auto-renew off for the
+ * `AUTO_RENEW_DISABLED` subtype), all three signed with `chain` in the Sandbox environment.
+ */
+export async function appleNotification(chain: AppleChain, n: AppleNotificationInput): Promise<string> {
+  const now = Date.now();
+  const signedDate = n.signedDate ?? now;
+  const product = 'gg.guildhall.premium.monthly';
+  const transaction = await appleSign(chain, {
+    transactionId: `${now}`,
+    originalTransactionId: n.originalTransactionId,
+    bundleId: n.bundleId,
+    productId: product,
+    purchaseDate: now,
+    originalPurchaseDate: now,
+    expiresDate: n.expiresDate ?? now + 30 * 86400_000,
+    quantity: 1,
+    type: 'Auto-Renewable Subscription',
+    appAccountToken: n.appAccountToken,
+    inAppOwnershipType: 'PURCHASED',
+    signedDate,
+    environment: 'Sandbox',
+    transactionReason: 'PURCHASE',
+    storefront: 'USA',
+  });
+  const renewal = await appleSign(chain, {
+    originalTransactionId: n.originalTransactionId,
+    autoRenewProductId: product,
+    productId: product,
+    autoRenewStatus: n.subtype === 'AUTO_RENEW_DISABLED' ? 0 : 1,
+    signedDate,
+    environment: 'Sandbox',
+    recentSubscriptionStartDate: now,
+  });
+  const signedPayload = await appleSign(chain, {
+    notificationType: n.type,
+    ...(n.subtype ? { subtype: n.subtype } : {}),
+    notificationUUID: n.uuid ?? randomUUID(),
+    version: '2.0',
+    signedDate,
+    data: {
+      environment: 'Sandbox',
+      bundleId: n.bundleId,
+      appAppleId: 1234567890,
+      bundleVersion: '1.0',
+      signedTransactionInfo: transaction,
+      signedRenewalInfo: renewal,
+      status: 1,
+    },
+  });
+  return JSON.stringify({ signedPayload });
 }
 
 /**
