@@ -18,12 +18,15 @@ import { snowflake } from './snowflake';
 import { FAKE_BOT_USER_ID, fullUser, isThread, type PlatformState } from './state';
 import type { FakeChannel, FakeGuildState, SeedGuild, SeedMember } from './types';
 
-/** A complete Discord role from a partial one. */
+/** A complete Discord role from a partial one: the platform's defaults for everything not given. */
 export function fullRole(role: Partial<APIRole> & { id: string; name: string }): APIRole {
+  const color = role.color ?? 0;
   return {
-    color: 0,
-    colors: { primary_color: role.color ?? 0, secondary_color: null, tertiary_color: null },
+    color,
+    colors: { primary_color: color, secondary_color: null, tertiary_color: null },
     hoist: false,
+    icon: null,
+    unicode_emoji: null,
     position: 0,
     permissions: '0',
     managed: false,
