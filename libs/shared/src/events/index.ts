@@ -2,4 +2,5 @@ export * from './billing';
 export * from './community';
 export * from './logs';
 export * from './moderation';
+export * from './settings';
 export * from './tickets';

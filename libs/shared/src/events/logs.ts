@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Snowflake } from '../contract/common';
+import { settingsUpdatedEvent } from './settings';
 
 /**
  * `case.logged` (subject `events.logs.<guild>.case.logged`): the logs service posted the embed of case
@@ -17,12 +18,7 @@ export type CaseLoggedEvent = z.infer<typeof CaseLoggedEvent>;
  * platform user who changed them; `area` is always `logs`; `changes` lists the changed fields with their values
  * before and after.
  */
-export const LogSettingsUpdatedEvent = z.strictObject({
-  actor: Snowflake,
-  actorName: z.string(),
-  area: z.literal('logs'),
-  changes: z.array(z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() })),
-});
+export const LogSettingsUpdatedEvent = settingsUpdatedEvent('logs');
 export type LogSettingsUpdatedEvent = z.infer<typeof LogSettingsUpdatedEvent>;
 
 /** Events published by the logs service on `events.logs.<guild>.<type>` (payload schemas). */

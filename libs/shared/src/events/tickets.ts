@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Snowflake } from '../contract/common';
 import { Ticket } from '../contract/tickets';
+import { settingsUpdatedEvent } from './settings';
 
 /**
  * `ticket.opened`, `ticket.claimed`, `ticket.closed`, `ticket.reopened` (subjects
@@ -15,12 +16,7 @@ export type TicketEvent = z.infer<typeof TicketEvent>;
  * with its value before and after (`null` when it did not exist). Type changes are named `types.<id>` with the whole
  * type as the value (`before: null` on creation, `after: null` on deletion).
  */
-export const TicketSettingsUpdatedEvent = z.strictObject({
-  actor: Snowflake,
-  actorName: z.string(),
-  area: z.literal('tickets'),
-  changes: z.array(z.strictObject({ field: z.string(), before: z.unknown(), after: z.unknown() })),
-});
+export const TicketSettingsUpdatedEvent = settingsUpdatedEvent('tickets');
 export type TicketSettingsUpdatedEvent = z.infer<typeof TicketSettingsUpdatedEvent>;
 
 /** Events published by the tickets service on `events.tickets.<guild>.<type>` (payload schemas). */

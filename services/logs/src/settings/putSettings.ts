@@ -7,6 +7,7 @@ import {
   RPC,
   type StructureReply,
   type StructureRequest,
+  settingsChanges,
 } from '@guildhall/shared';
 import { loadSettings, rememberSettings } from './getSettings';
 import { Settings, type SettingsRow } from './model';
@@ -72,9 +73,7 @@ export async function putSettings(
   if (!row) throw new Error(`settings of ${guild} vanished after upsert`);
   rememberSettings(row);
 
-  const changes = (['ignoredChannels', 'ignoreBots', ...DESTINATIONS] as const)
-    .filter((f) => JSON.stringify(before[f]) !== JSON.stringify(row[f]))
-    .map((field) => ({ field, before: before[field], after: row[field] }));
+  const changes = settingsChanges(before, row, ['ignoredChannels', 'ignoreBots', ...DESTINATIONS]);
   if (changes.length) {
     const event: LogSettingsUpdatedEvent = { actor: by.id, actorName: by.name, area: 'logs', changes };
     await deps.outbox.emit(guild, 'settings.updated', event);

@@ -3,6 +3,7 @@ import {
   platformProblem,
   Routes,
   type ServiceContext,
+  settingsChanges,
   type TicketSettingsUpdatedEvent,
 } from '@guildhall/shared';
 import type { APIMessage } from 'discord-api-types/v10';
@@ -41,9 +42,7 @@ export async function postPanel(
     }
   }
   const after = await saveSettings(guild, { panelChannel: channel, panelMessage: messageId });
-  const changes = (['panelChannel', 'panelMessage'] as const)
-    .filter((field) => settings[field] !== after[field])
-    .map((field) => ({ field, before: settings[field], after: after[field] }));
+  const changes = settingsChanges(settings, after, ['panelChannel', 'panelMessage']);
   if (changes.length) {
     const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
     await ctx.outbox.emit(guild, 'settings.updated', event);

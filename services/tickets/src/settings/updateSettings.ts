@@ -1,4 +1,9 @@
-import type { ServiceContext, TicketSettingsPatch, TicketSettingsUpdatedEvent } from '@guildhall/shared';
+import {
+  type ServiceContext,
+  settingsChanges,
+  type TicketSettingsPatch,
+  type TicketSettingsUpdatedEvent,
+} from '@guildhall/shared';
 import type { z } from 'zod';
 import { refreshPanel } from '../panel/postPanel';
 import type { Actor } from './actor';
@@ -20,9 +25,7 @@ export async function updateSettings(
 ): Promise<SettingsRow> {
   const before = await loadSettings(guild);
   const after = await saveSettings(guild, patch);
-  const changes = (Object.keys(patch) as Array<keyof Patch>)
-    .filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]))
-    .map((field) => ({ field, before: before[field], after: after[field] }));
+  const changes = settingsChanges(before, after, Object.keys(patch) as Array<keyof Patch>);
   if (changes.length) {
     const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
     await ctx.outbox.emit(guild, 'settings.updated', event);
