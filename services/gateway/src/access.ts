@@ -1,6 +1,7 @@
 import { type AccessReply, type AccessRequest, forbidden, type Identity, RPC } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GatewayContext } from './config';
+import { LoadingCache } from './loadingCache';
 import { gatewayState } from './state';
 
 const MAX_CACHED = 50_000;
@@ -10,8 +11,7 @@ const MAX_CACHED = 50_000;
  * Concurrent misses for one guild+user share a single question (no stampede when an entry expires under load).
  */
 export class AccessCache {
-  private readonly entries = new Map<string, { at: number; reply: AccessReply }>();
-  private readonly inflight = new Map<string, Promise<AccessReply>>();
+  private readonly cache = new LoadingCache<AccessReply>(MAX_CACHED);
 
   constructor(
     private readonly ask: (req: AccessRequest) => Promise<AccessReply>,
@@ -19,23 +19,12 @@ export class AccessCache {
   ) {}
 
   /** Community's answer for `user` in `guild`; throws the 503 problem of the bus when community does not answer. */
-  async get(guild: string, user: string): Promise<AccessReply> {
-    const key = `${guild}:${user}`;
-    const hit = this.entries.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.reply;
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      pending = this.ask({ guild, user })
-        .then((reply) => {
-          if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value!);
-          this.entries.delete(key);
-          this.entries.set(key, { at: Date.now(), reply });
-          return reply;
-        })
-        .finally(() => this.inflight.delete(key));
-      this.inflight.set(key, pending);
-    }
-    return pending;
+  get(guild: string, user: string): Promise<AccessReply> {
+    return this.cache.get(
+      `${guild}:${user}`,
+      () => this.ask({ guild, user }),
+      (_reply, loadedAt) => loadedAt + this.ttlMs,
+    );
   }
 }
 

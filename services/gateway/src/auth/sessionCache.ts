@@ -1,3 +1,4 @@
+import { LoadingCache } from '../loadingCache';
 import { findSession, hashSessionId, type Session } from './session';
 
 const MAX_CACHED = 20_000;
@@ -12,10 +13,7 @@ const MAX_CACHED = 20_000;
  * stored), never the cookie itself.
  */
 export class SessionCache {
-  private readonly entries = new Map<string, { until: number; session: Session }>();
-  private readonly inflight = new Map<string, Promise<Session | null>>();
-  /** Bumped by `forget`, so a lookup that started before a revocation does not put the session back. */
-  private generation = 0;
+  private readonly cache = new LoadingCache<Session | null>(MAX_CACHED);
 
   constructor(
     private readonly ttlMs: number,
@@ -23,35 +21,17 @@ export class SessionCache {
   ) {}
 
   /** The live session behind cookie value `raw`, or null (unknown, expired or revoked): cached, else MongoDB. */
-  async find(raw: string): Promise<Session | null> {
+  find(raw: string): Promise<Session | null> {
     if (this.ttlMs <= 0) return this.lookup(raw);
-    const key = hashSessionId(raw);
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.session;
-    if (hit) this.entries.delete(key);
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      const generation = this.generation;
-      pending = this.lookup(raw)
-        .then((session) => {
-          if (session && generation === this.generation) {
-            if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value!);
-            this.entries.set(key, { until: Math.min(now + this.ttlMs, session.expiresAt.getTime()), session });
-          }
-          return session;
-        })
-        .finally(() => this.inflight.delete(key));
-      this.inflight.set(key, pending);
-    }
-    return pending;
+    return this.cache.get(
+      hashSessionId(raw),
+      () => this.lookup(raw),
+      (session, loadedAt) => (session ? Math.min(loadedAt + this.ttlMs, session.expiresAt.getTime()) : null),
+    );
   }
 
   /** Drops the cached session of cookie value `raw` (call before or after revoking it). */
   forget(raw: string): void {
-    this.generation++;
-    const key = hashSessionId(raw);
-    this.entries.delete(key);
-    this.inflight.delete(key);
+    this.cache.forget(hashSessionId(raw));
   }
 }
