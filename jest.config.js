@@ -14,8 +14,9 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
   moduleNameMapper: {
     '^@guildhall/shared$': '<rootDir>/libs/shared/src/index.ts',
-    '^@guildhall/shared/testing$': '<rootDir>/libs/shared/src/testing/index.ts',
-    '^@guildhall/shared/platformBridge$': '<rootDir>/libs/shared/src/platformBridge/index.ts',
+    '^@guildhall/platform-simulator$': '<rootDir>/libs/platform-simulator/src/index.ts',
+    '^@guildhall/testkit$': '<rootDir>/libs/testkit/src/index.ts',
+    '^@guildhall/bridge$': '<rootDir>/services/bridge/src/index.ts',
     '^@guildhall/embedded-mongo$': '<rootDir>/libs/embedded-mongo/src/index.ts',
   },
 };

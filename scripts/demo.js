@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * `npm run demo` (after `npm start`): replays the recorded guild day into the running system (NATS), signs in the demo
- * guild's owner (a session cookie), waits until the day is ingested and prints a short tour: URLs to open, the
- * cookie, and curl lines for a few endpoints, with what they answer right now.
+ * `npm run demo` (after `npm start` without a bot token): the simulator played the demo guild's recorded day through
+ * the simulator gateway and the bridge when `npm start` began (its day start is in data/stack.json). This signs in the
+ * demo guild's owner (a session cookie), waits until the day is ingested and prints a short tour: URLs to open, the
+ * cookie, and curl lines for a few endpoints, with what they answer right now. It publishes nothing, so running it
+ * again is safe and prints the same tour.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const cliProgress = require('cli-progress');
 
 const ROOT = path.resolve(__dirname, '..');
 const stackFile = path.join(ROOT, 'data', 'stack.json');
@@ -15,29 +16,13 @@ const stackFile = path.join(ROOT, 'data', 'stack.json');
 async function main() {
   if (!fs.existsSync(stackFile)) throw new Error('Guildhall is not running: start it with `npm start` first.');
   const running = JSON.parse(fs.readFileSync(stackFile, 'utf8'));
-  const lib = require(path.join(ROOT, 'libs/shared/dist/platformBridge'));
-  const dayStart = running.simulator ? new Date(running.simulator.dayStart) : lib.recentDayStart();
-  const file = path.join(ROOT, 'data', 'demo-day.ndjson');
-  fs.writeFileSync(file, lib.guildDayNdjson(dayStart));
-
-  process.stdout.write(`Replaying the demo guild's day (${dayStart.toISOString()} + 24 h) into ${running.natsUrl}\n`);
-  const bar = new cliProgress.SingleBar(
-    { format: '  {bar} {value}/{total} dispatches' },
-    cliProgress.Presets.shades_classic,
+  if (!running.simulator)
+    throw new Error('The demo guild lives in the platform simulator: run `npm start` without PLATFORM_BOT_TOKEN.');
+  const lib = require(path.join(ROOT, 'libs/platform-simulator/dist'));
+  const dayStart = new Date(running.simulator.dayStart);
+  process.stdout.write(
+    `The demo guild's day (${dayStart.toISOString()} + 24 h) was played by the simulator ${running.simulator.origin} through the bridge into ${running.natsUrl}\n`,
   );
-  let started = false;
-  const summary = await lib.replayFile({
-    file,
-    natsUrl: running.natsUrl,
-    namespace: running.namespace || undefined,
-    onProgress: (p) => {
-      if (!started) bar.start(p.total, 0);
-      started = true;
-      bar.update(p.done);
-    },
-  });
-  bar.stop();
-  process.stdout.write(`${lib.formatReplaySummary(summary)}\n`);
 
   const ids = lib.FIXTURE_IDS;
   const day = lib.guildDay(dayStart);
@@ -56,6 +41,9 @@ async function main() {
   const api = `${gw}/api/v1/servers/${ids.guild}`;
   const get = (p) => fetch(`${api}${p}`, { headers: { cookie: `service_session=${cookie}` } }).then((r) => r.json());
 
+  process.stdout.write(
+    `Waiting until the services have ingested it (${dayBans} bans, ${facts.spamMessages.length} deleted spam messages)...\n`,
+  );
   const deadline = Date.now() + 60_000;
   let bans = [];
   let deleted = [];

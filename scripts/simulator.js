@@ -1,18 +1,17 @@
 /**
  * The platform simulator for local use without a bot token: the same fake chat platform the tests use (REST API
- * checked against the platform's OpenAPI description, OAuth2 login), seeded with the demo guild "Lantern Hall" as it
- * is after the recorded day that ends at `dayStart + 24 h`. Its state lives in memory for the life of `npm start`.
+ * checked against the platform's OpenAPI description, OAuth2 login, the real-time gateway at `fake.gatewayUrl`) with
+ * the demo guild's staff as OAuth2 users. The demo guild "Lantern Hall" itself arrives when `npm start` plays its
+ * recorded day (`playGuildDay`) once the bridge is connected. Its state lives in memory for the life of `npm start`.
  */
 const path = require('node:path');
 
-const dist = (name) => require(path.join(__dirname, '..', 'libs', 'shared', 'dist', name));
+const simulator = require(path.join(__dirname, '..', 'libs', 'platform-simulator', 'dist'));
 
-/** Starts the simulator on `port` and seeds the demo guild and its staff as OAuth2 users (the owner signs in by default). */
-async function startSimulator({ port, dayStart }) {
-  const { startFakePlatform } = dist('testing');
-  const { fixtureSeedGuild, FIXTURE_IDS } = dist('platformBridge');
+/** Starts the simulator on `port` and seeds the demo guild's staff as OAuth2 users (the owner signs in by default). */
+async function startSimulator({ port }) {
+  const { startFakePlatform, FIXTURE_IDS } = simulator;
   const fake = await startFakePlatform({ port });
-  fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
   const guild = { id: FIXTURE_IDS.guild, name: 'Lantern Hall' };
   const users = [
     [FIXTURE_IDS.moderator, 'dario65', false],

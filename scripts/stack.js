@@ -139,8 +139,10 @@ function identitySecret(dataDir) {
  * Options: `dataDir` (default ./data), `memory` (embedded MongoDB in memory), `env` (extra variables for every
  * service), `basePort` (services get basePort+1..5, the embedded MongoDB basePort+17; default 4100), `gatewayPort`
  * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`,
- * `bridge` (also run the platform bridge, which needs PLATFORM_BOT_TOKEN).
- * Returns the URLs and `stop()`, `kill(name, signal)` and `start(name)` for fault tests.
+ * `bridge` (also run the platform bridge `services/bridge/dist/main.js` on port basePort+16 and wait until its
+ * shards are READY; it needs PLATFORM_BOT_TOKEN and connects to the gateway `PLATFORM_API_URL`'s `/v10/gateway/bot`
+ * names). Returns the URLs (`bridgeUrl` null without the bridge) and `stop()`, `kill(name, signal)` and
+ * `start(name)` for fault tests.
  */
 async function startStack(options = {}) {
   const dataDir = path.resolve(options.dataDir ?? path.join(ROOT, 'data'));
@@ -181,32 +183,29 @@ async function startStack(options = {}) {
       MONGO_DB: `${prefix}_${name}`,
       ...Object.fromEntries(SERVICES.map((s) => [`${s.toUpperCase()}_URL`, urls[s]])),
     });
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const bridgeUrl = options.bridge ? `http://127.0.0.1:${basePort + 16}` : null;
+    /** Where each process answers /readyz. */
+    const readyUrl = (name) => (name === 'gateway' ? gatewayUrl : name === 'bridge' ? bridgeUrl : urls[name]);
     const procs = {};
     const launch = (name) => {
-      procs[name] = spawnNode(name, path.join(ROOT, `services/${name}/dist/main.js`), [], envOf(name), log);
+      const env = name === 'bridge' ? { ...common, PORT: String(basePort + 16) } : envOf(name);
+      procs[name] = spawnNode(name, path.join(ROOT, `services/${name}/dist/main.js`), [], env, log);
       return procs[name];
     };
-    for (const name of [...SERVICES, 'gateway']) started.push({ name, child: launch(name) });
-    if (options.bridge) {
-      started.push({
-        name: 'bridge',
-        child: spawnNode('bridge', path.join(ROOT, 'scripts/bridge.js'), [], common, log),
-      });
-    }
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await Promise.all([
-      ...SERVICES.map((s) => waitForReady(`${urls[s]}/readyz`, 60_000, s)),
-      waitForReady(`${gatewayUrl}/readyz`, 60_000, 'gateway'),
-    ]);
+    const names = [...SERVICES, 'gateway', ...(options.bridge ? ['bridge'] : [])];
+    for (const name of names) started.push({ name, child: launch(name) });
+    await Promise.all(names.map((name) => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name)));
     return {
       gatewayUrl,
+      bridgeUrl,
       urls,
       mongoUrl: mongo.url,
       natsUrl: nats.url,
       identitySecret: common.IDENTITY_SECRET,
       envOf,
       processes: procs,
-      /** Sends `signal` to a service process (SIGKILL for crash tests) and resolves when it exited. */
+      /** Sends `signal` to a process (a service, 'gateway' or 'bridge'; SIGKILL for crash tests), resolves when it exited. */
       kill(name, signal = 'SIGKILL') {
         const child = procs[name];
         return new Promise((resolve) => {
@@ -215,11 +214,11 @@ async function startStack(options = {}) {
           child.kill(signal);
         });
       },
-      /** Starts a stopped service again and waits until it is ready. */
+      /** Starts a stopped process again and waits until it is ready. */
       async start(name) {
         const child = launch(name);
         started.push({ name, child });
-        await waitForReady(`${name === 'gateway' ? gatewayUrl : urls[name]}/readyz`, 60_000, name);
+        await waitForReady(`${readyUrl(name)}/readyz`, 60_000, name);
       },
       stop: stopAll,
     };

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the gateway and all five services on this machine, the embedded MongoDB persisted under ./data
- * (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. Ctrl-C stops everything cleanly.
+ * `npm start`: the gateway, all five services and the platform bridge on this machine, the embedded MongoDB persisted
+ * under ./data (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. With PLATFORM_BOT_TOKEN the bridge
+ * connects to the platform's gateway; without it the platform simulator runs (on PORT+1) and the bridge connects to
+ * the simulator gateway, which then plays the demo guild's recorded day (ending now) through the bridge.
+ * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117).
+ * Ctrl-C stops everything cleanly.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,16 +32,16 @@ const log = (name, line) => {
 };
 
 async function main() {
-  const bridge = Boolean(process.env.PLATFORM_BOT_TOKEN);
   const port = process.env.PORT ?? '8080';
   const gateway = `http://127.0.0.1:${port}`;
   const env = {
     COOKIE_SECURE: process.env.COOKIE_SECURE ?? 'false',
     DASHBOARD_ORIGINS: process.env.DASHBOARD_ORIGINS ?? `${gateway},http://localhost:${port}`,
   };
-  const simulate = !process.env.PLATFORM_BOT_TOKEN && !process.env.PLATFORM_API_URL;
-  const dayStart = simulate ? require(path.join(ROOT, 'libs/shared/dist/platformBridge')).recentDayStart() : null;
-  const simulator = simulate ? await startSimulator({ port: Number(port) + 1, dayStart }) : null;
+  const simulate = !process.env.PLATFORM_BOT_TOKEN;
+  const lib = simulate ? require(path.join(ROOT, 'libs/platform-simulator/dist')) : null;
+  const dayStart = simulate ? lib.recentDayStart() : null;
+  const simulator = simulate ? await startSimulator({ port: Number(port) + 1 }) : null;
   if (simulator) {
     Object.assign(env, {
       PLATFORM_API_URL: simulator.url,
@@ -48,7 +52,22 @@ async function main() {
       OAUTH_REDIRECT_URI: `${gateway}/auth/callback`,
     });
   }
-  const stack = await startStack({ mongoUrl: process.env.MONGO_URL, natsUrl: process.env.NATS_URL, log, bridge, env });
+  const stack = await startStack({
+    mongoUrl: process.env.MONGO_URL,
+    natsUrl: process.env.NATS_URL,
+    basePort: process.env.STACK_BASE_PORT ? Number(process.env.STACK_BASE_PORT) : undefined,
+    log,
+    bridge: true,
+    env,
+  });
+  if (simulator) {
+    // The bridge is READY (startStack waited for it), so its session receives the whole day.
+    const player = lib.playGuildDay(simulator, lib.guildDay(dayStart));
+    await player.play();
+    process.stdout.write(
+      `platform   simulator played the demo guild's day through the bridge: ${player.sent} dispatches\n`,
+    );
+  }
   const url = stack.gatewayUrl;
   fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
   fs.writeFileSync(
@@ -59,6 +78,7 @@ async function main() {
         mongoUrl: stack.mongoUrl,
         natsUrl: stack.natsUrl,
         namespace: process.env.NATS_NAMESPACE ?? '',
+        ...(simulator && { simulator: { origin: simulator.origin, dayStart: dayStart.toISOString() } }),
       },
       null,
       2,
@@ -70,15 +90,15 @@ async function main() {
       `Guildhall is running: ${url}`,
       `  health:   ${url}/healthz`,
       `  API docs: ${url}/api/docs`,
-      `  bridge:   ${bridge ? 'connected to the platform gateway (PLATFORM_BOT_TOKEN)' : 'off (set PLATFORM_BOT_TOKEN to receive live platform events)'}`,
+      `  bridge:   ${stack.bridgeUrl} (health), connected to ${simulator ? 'the simulator gateway' : 'the platform gateway (PLATFORM_BOT_TOKEN)'}`,
       simulator
-        ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall" (no bot token set; state in memory)`
+        ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall", its day played through the bridge (no bot token set; state in memory)`
         : `  platform: ${process.env.PLATFORM_API_URL ?? 'https://discord.com/api'}`,
       simulator
         ? `  sign in:  open ${url}/auth/login (the simulator signs you in as the demo guild's owner), or:`
         : '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
-      '  demo:     npm run demo   (replays a recorded guild day into this running system)',
+      ...(simulator ? ['  demo:     npm run demo   (a tour of the demo guild with live answers)'] : []),
       '',
     ].join('\n'),
   );

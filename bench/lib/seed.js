@@ -3,7 +3,7 @@
  * services' own document shapes (logs `messages` and `events`, moderation `cases` and `case_counters`), so that
  * 1,000,000 messages take a minute, not an hour of dispatch replay. Content is deterministic (seeded PRNG).
  */
-const { FIXTURE_IDS, guildDay, recentDayStart } = require('../../libs/shared/dist/platformBridge');
+const { FIXTURE_IDS, guildDay, recentDayStart } = require('../../libs/platform-simulator/dist');
 const { newCaseRow } = require('../../services/moderation/dist/cases/model');
 
 const EPOCH = 1_420_070_400_000n;
@@ -190,7 +190,7 @@ async function seedJournal(db, { guild, count, seed = 2, onProgress }) {
         undoneBy: null,
         undoneAt: null,
         undoneAs: null,
-        undoing: null,
+        lease: null,
         dedupe: `bench:${kind}:${n}`,
         at: new Date(ms),
       });

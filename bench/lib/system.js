@@ -2,13 +2,13 @@
  * Boots the whole system for the benchmark and the soak test: the tests' `startSystem` (fake platform seeded with the
  * fixture guild "Lantern Hall", identity/provider keys, NATS on a fresh namespace, the five services and the gateway
  * as separate processes) with an embedded MongoDB of its own with a large heap (the 1,000,000-message step keeps
- * everything in RAM) unless MONGO_URL is set. Loads the built `dist/` of libs/shared.
+ * everything in RAM) unless MONGO_URL is set. Loads the built `dist/` of libs/testkit.
  */
 const { spawn } = require('node:child_process');
 const { createServer } = require('node:net');
 const path = require('node:path');
 const { stopChild, ROOT } = require('../../scripts/stack.js');
-const testing = require('../../libs/shared/dist/testing');
+const testing = require('../../libs/testkit/dist');
 
 /** Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap; resolves with its URL once it listens. */
 function startBigMongo(port, heapMb) {

@@ -1,27 +1,28 @@
 /**
- * End to end: the gateway and the five services as separate processes, real NATS, the embedded MongoDB and the fake
- * platform seeded with the fixture guild. The recorded guild day is replayed through NATS; then the suite acts as the
+ * End to end: the gateway, the five services and the platform bridge as separate processes, real NATS, the embedded
+ * MongoDB and the fake platform. The recorded guild day is played through the fake platform's gateway, so it reaches
+ * the services as it would in production (platform gateway -> bridge -> NATS); platform events the suite makes up
+ * (interactions, thread messages) take the same path, and the services' own platform actions come back through it as
+ * dispatches and audit-log entries. The suite acts as the
  * dashboard (session cookie from the real OAuth2 login), as staff (bearer JWT) and as the payment providers (signed
  * webhooks), calls every endpoint of the spec (and the project's additions), checks every answer against the
  * contract's strict schemas (ApiClient) and checks the platform calls the fake recorded. It prints the coverage table.
  */
 import { randomUUID } from 'node:crypto';
-import { createLogger, EventBus } from '@guildhall/shared';
-import { FIXTURE_IDS, guildDay } from '@guildhall/shared/platformBridge';
+import { FIXTURE_IDS, guildDay, messageCreate } from '@guildhall/platform-simulator';
 import {
   APPLE_BUNDLE,
   appleNotification,
   DASHBOARD_ORIGIN,
   GOOGLE_ACCOUNT,
   GOOGLE_PACKAGE,
-  messageCreate,
   STRIPE_SECRET,
   type System,
   startSystem,
-  testNatsUrl,
   USERS,
   waitFor,
-} from '@guildhall/shared/testing';
+} from '@guildhall/testkit';
+import { AuditLogEvent } from 'discord-api-types/v10';
 import Stripe from 'stripe';
 import { type Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
@@ -29,16 +30,14 @@ import { Coverage } from './support/coverage';
 const coverage = new Coverage();
 const { roles, channels, tags } = FIXTURE_IDS;
 let sys: System;
-let bus: EventBus;
 let owner: ApiClient;
 let anonymous: ApiClient;
 let g: string;
 let seq = 0;
 
-/** Publishes a platform dispatch exactly as the bridge would. */
-async function dispatch(t: string, d: object): Promise<void> {
-  seq += 1;
-  await bus.publish(`platform.dispatch.${t}`, { t, s: seq, op: 0, d }, `e2e-${t}-${seq}-${randomUUID()}`);
+/** The platform emits dispatch `t` of the fixture guild: its gateway sends it to the bridge. */
+function dispatch(t: string, d: object): void {
+  sys.fake.dispatch(g, t as never, d as never);
 }
 
 /** A fresh snowflake-shaped id (current time in the top bits), for ids the test makes up. */
@@ -58,17 +57,10 @@ async function signIn(user: string, username: string): Promise<ApiClient> {
 }
 
 beforeAll(async () => {
-  sys = await startSystem();
+  sys = await startSystem({ day: 'play' });
   g = sys.guild;
-  bus = await EventBus.connect({
-    url: testNatsUrl(),
-    name: 'e2e',
-    namespace: sys.namespace,
-    logger: createLogger('e2e', 'silent'),
-  });
-  const summary = await sys.replayFixture();
-  expect(summary.malformed).toBe(0);
-  expect(summary.published).toBe(guildDay(sys.dayStart).payloads.length);
+  expect(await sys.dayPlayer.play()).toBe(0);
+  expect(sys.dayPlayer.sent).toBe(guildDay(sys.dayStart).payloads.length - 2);
   anonymous = new ApiClient(sys.gatewayUrl, coverage);
   owner = anonymous.as({ cookie: await sys.login(USERS.owner), origin: DASHBOARD_ORIGIN });
   await waitFor(
@@ -80,7 +72,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   process.stdout.write(`\n${coverage.table()}\n\n`);
-  await bus?.close();
   await sys?.stop();
 });
 
@@ -194,6 +185,27 @@ describe('logs: settings, search, journal', () => {
     expect(bad.body.detail).toContain('member_ban');
   });
 
+  it("journals the recorded day's nickname, topic, emoji rename and role grants with their actors", async () => {
+    const audit = guildDay(sys.dayStart).payloads.flatMap((p) => (p.t === 'GUILD_AUDIT_LOG_ENTRY_CREATE' ? [p.d] : []));
+    const changed = (type: AuditLogEvent, key: string) =>
+      audit.filter((e) => e.action_type === type && e.changes?.some((c) => c.key === key));
+    const journal = async (kind: string) =>
+      expectStatus(await owner.get(`/api/v1/servers/${g}/journal?kind=${kind}&limit=100`), 200).body.events as Array<{
+        target: string;
+        actor: string;
+      }>;
+    const expectEach = async (kind: string, entries: typeof audit) => {
+      expect(entries.length).toBeGreaterThan(0);
+      const events = await journal(kind);
+      for (const entry of entries)
+        expect(events).toContainEqual(expect.objectContaining({ target: entry.target_id, actor: entry.user_id }));
+    };
+    await expectEach('member_nickname', changed(AuditLogEvent.MemberUpdate, 'nick'));
+    await expectEach('channel_update', changed(AuditLogEvent.ChannelUpdate, 'topic'));
+    await expectEach('expression_update', changed(AuditLogEvent.EmojiUpdate, 'name'));
+    await expectEach('member_roles', changed(AuditLogEvent.MemberRoleUpdate, '$add'));
+  });
+
   it('undoes a role deletion by re-creating the role from its snapshot', async () => {
     const event = (await owner.get(`/api/v1/servers/${g}/journal?kind=role_delete`)).body.events[0];
     expect(event.target).toBe(sys.day.deletedRole);
@@ -265,7 +277,7 @@ describe('tickets', () => {
     const recorded = guildDay(sys.dayStart).payloads.filter((p) => p.t === 'INTERACTION_CREATE');
     for (const payload of recorded) {
       const d = JSON.parse(JSON.stringify(payload.d).replaceAll('65f2a1c09b3e4d0012a0c0de', typeId));
-      await dispatch('INTERACTION_CREATE', { ...d, id: snowflake() });
+      dispatch('INTERACTION_CREATE', { ...d, id: snowflake() });
     }
     const list = await waitFor(
       async () => {
@@ -285,7 +297,7 @@ describe('tickets', () => {
   it('captures messages of the ticket thread in order', async () => {
     const ticket = (await owner.get(`${base()}/${interactionTicket}`)).body.ticket;
     for (const content of ['first reply', 'second reply']) {
-      await dispatch(
+      dispatch(
         'MESSAGE_CREATE',
         messageCreate({
           id: snowflake(),
@@ -389,6 +401,16 @@ describe('moderation: cases, record, appeals, reports', () => {
     );
   });
 
+  it('journals the ban made through the API from the dispatches the platform sent back, by the moderator via the service', async () => {
+    const journal = await waitFor(
+      () => owner.get(`${base()}/journal?kind=member_ban&limit=100`),
+      (r) => r.body.events.some((e: { target: string; actor: string | null }) => e.target === banned() && e.actor),
+      20_000,
+    );
+    const ban = journal.body.events.find((e: { target: string }) => e.target === banned());
+    expect(ban).toMatchObject({ target: banned(), actor: USERS.owner, viaService: true });
+  });
+
   it('edits a reason, and the logs service posts the case log and records it on the case', async () => {
     const edited = expectStatus(
       await owner.patch(`${base()}/cases/${warnCase}`, { reason: 'spam links in #general' }),
@@ -449,7 +471,7 @@ describe('moderation: cases, record, appeals, reports', () => {
     expectStatus(await owner.put(`${base()}/moderation/settings`, { appealsChannel: null, reportsChannel: null }), 200);
     const message = (await owner.get(`${base()}/messages?channel=${channels.general}&limit=1`)).body.messages[0];
     const reporter = sys.day.joined[5]!;
-    await dispatch('INTERACTION_CREATE', {
+    dispatch('INTERACTION_CREATE', {
       id: snowflake(),
       application_id: FIXTURE_IDS.bot,
       type: 2,
@@ -745,6 +767,7 @@ describe('billing: promo, redemption, provider webhooks', () => {
 describe('coverage', () => {
   it('called every endpoint of the spec, each ticket action and each webhook provider', () => {
     expect(coverage.missingSpecRoutes().map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(coverage.undeclaredStatuses()).toEqual([]);
     expect(coverage.statusesOf('ticketAction')).toEqual(expect.arrayContaining([200, 409]));
     expect(coverage.statusesOf('receiveWebhook')).toEqual(expect.arrayContaining([204, 401]));
     sys.fake.assertNoViolations();

@@ -1,5 +1,5 @@
 import { type ApiRoute, apiRoutes } from '@guildhall/shared';
-import { STAFF_AUDIENCE, STAFF_ISSUER, STRIPE_SECRET, type System, startSystem } from '@guildhall/shared/testing';
+import { STAFF_AUDIENCE, STAFF_ISSUER, STRIPE_SECRET, type System, startSystem } from '@guildhall/testkit';
 import { generateKeyPair, SignJWT } from 'jose';
 import Stripe from 'stripe';
 import type { Answer, ApiClient } from './support/client';
@@ -14,7 +14,7 @@ let world: SecurityWorld;
 const coverage = new Coverage();
 
 beforeAll(async () => {
-  sys = await startSystem({ env: { RATE_LIMIT_PER_USER: '100000', RATE_LIMIT_PER_IP: '100000' } });
+  sys = await startSystem({ day: 'play', env: { RATE_LIMIT_PER_USER: '100000', RATE_LIMIT_PER_IP: '100000' } });
   world = await prepareSecurityWorld(sys, coverage);
 }, 180_000);
 afterAll(async () => {
@@ -138,7 +138,7 @@ describe('authorization matrix over every contract route', () => {
   it('refuses every wrong caller without changing anything, and lets the right caller through', async () => {
     const bad = await badStaffTokens();
     const rows: MatrixRow[] = apiRoutes.map((route) => ({ route, cells: [] }));
-    const before = await settledSnapshot(world.callers.owner, sys.guild, [world.ids.member]);
+    const before = await settledSnapshot(sys, world.callers.owner, sys.guild, [world.ids.member]);
     const writesBefore = sys.fake.calls.length;
     for (const row of rows) row.cells.push(...(await deniedCells(row.route, bad)));
     expect(writeCalls(sys.fake, writesBefore)).toEqual([]);
@@ -158,7 +158,7 @@ describe('authorization matrix over every contract route', () => {
     expect(matrixFailures(rows)).toEqual([]);
     expect(rows).toHaveLength(apiRoutes.length);
     sys.fake.assertNoViolations();
-  });
+  }, 120_000);
 });
 
 describe('cross-guild identifiers', () => {
@@ -174,8 +174,8 @@ describe('cross-guild identifiers', () => {
       otherCases.push(res.body.number);
     }
     const foreignNumber = Math.max(...otherCases);
-    const otherBefore = await settledSnapshot(outsider, other.guild, [other.member]);
-    const fixtureBefore = await settledSnapshot(owner, sys.guild, [ids.member]);
+    const otherBefore = await settledSnapshot(sys, outsider, other.guild, [other.member]);
+    const fixtureBefore = await settledSnapshot(sys, owner, sys.guild, [ids.member]);
     const mark = sys.fake.calls.length;
 
     const ownerTries: Array<[string, Promise<Answer>, number[]]> = [

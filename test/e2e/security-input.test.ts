@@ -1,5 +1,5 @@
 import { type ApiRoute, apiRoutes } from '@guildhall/shared';
-import { DASHBOARD_ORIGIN, type System, startSystem } from '@guildhall/shared/testing';
+import { DASHBOARD_ORIGIN, type System, startSystem } from '@guildhall/testkit';
 import fc from 'fast-check';
 import type { Answer } from './support/client';
 import { Coverage } from './support/coverage';
@@ -16,6 +16,7 @@ const RUNS_PER_ENDPOINT = 20;
 
 beforeAll(async () => {
   sys = await startSystem({
+    day: 'play',
     log: process.env.SECURITY_LOG === '1',
     env: { RATE_LIMIT_PER_USER: '1000000', RATE_LIMIT_PER_IP: '1000000' },
   });
@@ -72,7 +73,7 @@ describe('MongoDB operator injection', () => {
   it('operators and odd keys in queries, bodies and paths are refused with 400 naming the field; nothing changes', async () => {
     const { owner, member, staff } = world.callers;
     const g = `/api/v1/servers/${sys.guild}`;
-    const before = await settledSnapshot(owner, sys.guild, [world.ids.member]);
+    const before = await settledSnapshot(sys, owner, sys.guild, [world.ids.member]);
     const mark = sys.fake.calls.length;
 
     expectFieldRefused(await owner.get(`${g}/journal?actor[$gt]=`), 'actor');
@@ -178,7 +179,7 @@ describe('property-based fuzzing of every endpoint', () => {
     const changed: string[] = [];
     for (const route of apiRoutes) {
       const sample = sampleBody(route, world.ids);
-      const before = await settledSnapshot(world.callers.owner, sys.guild, [world.ids.member], 5_000);
+      const before = await settledSnapshot(sys, world.callers.owner, sys.guild, [world.ids.member], 5_000);
       const mark = sys.fake.calls.length;
       const statuses = new Map<number, number>();
       await fc.assert(

@@ -1,5 +1,5 @@
-import { FIXTURE_IDS } from '@guildhall/shared/platformBridge';
-import { DASHBOARD_ORIGIN, type System, startSystem } from '@guildhall/shared/testing';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { DASHBOARD_ORIGIN, type System, startSystem } from '@guildhall/testkit';
 import { type Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { replayFile } from '@guildhall/shared/platformBridge';
-import { type System, startSystem, waitFor } from '@guildhall/shared/testing';
+import { replayFile } from '@guildhall/bridge';
+import { type System, startSystem, waitFor } from '@guildhall/testkit';
 import { MongoClient } from 'mongodb';
 import { writeMessageFlood } from './support/messages';
 

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/shared/testing';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { MongoClient } from 'mongodb';
 import { ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
@@ -31,8 +31,8 @@ beforeAll(async () => {
   mongoPort = await freePort();
   const mongo = await startMongo();
   mongoProcess = mongo.child;
-  sys = await startSystem({ mongoUrl: mongo.url });
-  await sys.replayFixture();
+  sys = await startSystem({ mongoUrl: mongo.url, day: 'play' });
+  await sys.dayPlayer.play();
   api = new ApiClient(sys.gatewayUrl, new Coverage(), {
     cookie: await sys.login(USERS.owner),
     origin: DASHBOARD_ORIGIN,
@@ -88,6 +88,21 @@ it('keeps every acknowledged case when the database is killed -9 mid-write, and 
     15_000,
   );
   expect(notReady).toBe(503);
+  // While it is down, every request that needs MongoDB answers a prompt 503 problem+json with Retry-After.
+  const probes: Array<[string, string, unknown?]> = [
+    ['POST', `/api/v1/servers/${sys.guild}/cases`, { target: USERS.moderator, action: 'warn', reason: 'down' }],
+    ['GET', `/api/v1/servers/${sys.guild}/tickets/settings`],
+    ['GET', `/api/v1/servers/${sys.guild}/logs`],
+    ['GET', `/api/v1/servers/${sys.guild}/moderation/settings`],
+    ['GET', `/api/v1/servers/${sys.guild}/packs`],
+  ];
+  for (const [method, path, body] of probes) {
+    const started = Date.now();
+    const answer = method === 'GET' ? await api.get(path) : await api.post(path, body);
+    const took = Date.now() - started;
+    expect({ path, status: answer.status, fast: took < 2000 }).toEqual({ path, status: 503, fast: true });
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }
   mongoProcess = (await startMongo()).child;
 
   const ready = await waitFor(

@@ -2,8 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FIXTURE_IDS, replayFile } from '@guildhall/shared/platformBridge';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/shared/testing';
+import { replayFile } from '@guildhall/bridge';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { MongoClient } from 'mongodb';
 import { type Answer, ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
@@ -24,9 +25,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'guildhall-faults-nats-'));
   natsPort = await freePort();
   nats = await startNatsServer(natsPort, path.join(dir, 'nats'));
-  sys = await startSystem({ natsUrl: `nats://127.0.0.1:${natsPort}` });
+  sys = await startSystem({ natsUrl: `nats://127.0.0.1:${natsPort}`, day: 'play' });
   mongo = await MongoClient.connect(sys.stack.mongoUrl);
-  await sys.replayFixture();
+  await sys.dayPlayer.play();
   api = new ApiClient(sys.gatewayUrl, new Coverage(), {
     cookie: await sys.login(USERS.owner),
     origin: DASHBOARD_ORIGIN,

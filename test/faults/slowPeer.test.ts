@@ -1,4 +1,4 @@
-import { type System, startSystem, USERS } from '@guildhall/shared/testing';
+import { type System, startSystem, USERS } from '@guildhall/testkit';
 import { ApiClient } from '../e2e/support/client';
 import { Coverage } from '../e2e/support/coverage';
 

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { waitFor } from '@guildhall/testkit';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../src/index';
 import { describeEmbedded, type Loose, rejection } from './helpers';
@@ -148,7 +149,8 @@ describeEmbedded('durability', 'it restarts and kills the embedded server on its
         }
       };
       const workers = Array.from({ length: 16 }, (_, w) => worker(w));
-      await new Promise((r) => setTimeout(r, 1500));
+      // Kill mid-write: once plenty of inserts are acknowledged, with 16 still in flight.
+      await waitFor(() => acknowledged.length > 300);
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       stop = true;

@@ -61,7 +61,7 @@ export function withDb(uri: string, dbName: string): string {
 export function describeEmbedded(name: string, reason: string, fn: () => void): void {
   if (REAL_MONGO) {
     describe.skip(name, () => {
-      it('is skipped', () => undefined);
+      it(`is skipped against MONGO_URL: ${reason}`, () => undefined);
     });
     console.log(`[embedded-mongo tests] skipping "${name}" against MONGO_URL: ${reason}`);
     return;

@@ -17,6 +17,13 @@ const port = z.coerce.number().int().min(0).max(65535);
  * - `NATS_URL`: NATS server with JetStream; `NATS_NAMESPACE` prefixes every subject and stream (tests isolate with it).
  * - `IDENTITY_SECRET`: HMAC key (>= 32 chars) of the internal identity token the gateway signs.
  * - `PLATFORM_API_URL` / `PLATFORM_BOT_TOKEN`: the chat platform's REST base URL (the client appends `/v10`) and bot token.
+ * - `PLATFORM_CDN_URL`: base of the platform's CDN (avatars, emoji and sticker images).
+ * - `MONGO_TIMEOUT_MS`: how long an operation waits for a MongoDB server (server selection and mongoose's buffer)
+ *   before the request answers 503 + `Retry-After` (default 1500, so a request answers within 2 s while it is down).
+ * - `TRUST_PROXY`: which proxy hops may set `X-Forwarded-For` for the client address (rate limits, logs): empty
+ *   (default) = none, a hop count (`1`), or a comma-separated list of addresses, CIDR subnets or Express's names
+ *   (`loopback`, `linklocal`, `uniquelocal`).
+ * - `METRICS_TOKEN`: bearer token `/metrics` requires; empty (default) = `/metrics` is not served.
  */
 export const baseConfigShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -33,13 +40,25 @@ export const baseConfigShape = {
   IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
   PLATFORM_API_URL: z.string().url().default('https://discord.com/api'),
   PLATFORM_BOT_TOKEN: z.string().default(''),
+  PLATFORM_CDN_URL: z.string().url().default('https://cdn.discordapp.com'),
   BODY_LIMIT: z.string().default('100kb'),
   PEER_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
+  MONGO_TIMEOUT_MS: z.coerce.number().int().positive().default(1500),
+  TRUST_PROXY: z.string().default('').transform(parseTrustProxy),
+  METRICS_TOKEN: z.string().default(''),
   VALIDATE_RESPONSES: z
     .enum(['0', '1'])
     .default('0')
     .transform((v) => v === '1'),
 };
+
+/** `TRUST_PROXY` as Express's `trust proxy` value: '' -> false (trust no hop), digits -> a hop count, else the list. */
+export function parseTrustProxy(value: string): boolean | number | string {
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed === 'false') return false;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  return trimmed;
+}
 
 export type BaseConfig = z.infer<z.ZodObject<typeof baseConfigShape>>;
 
@@ -51,10 +70,20 @@ export function loadConfig<E extends z.ZodRawShape>(
   extra: E,
   env: Record<string, string | undefined> = process.env,
 ): z.infer<z.ZodObject<typeof baseConfigShape & E>> {
-  const schema = z.object({ ...baseConfigShape, ...extra });
-  const parsed = schema.safeParse(env);
+  return parseEnv({ ...baseConfigShape, ...extra }, env) as z.infer<z.ZodObject<typeof baseConfigShape & E>>;
+}
+
+/**
+ * Parses `env` against `shape` alone (for processes that need only part of the base variables, such as the platform
+ * bridge, which has no database). Throws `ConfigError` naming each missing or invalid variable.
+ */
+export function parseEnv<S extends z.ZodRawShape>(
+  shape: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<z.ZodObject<S>> {
+  const parsed = z.object(shape).safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
-  return parsed.data as z.infer<z.ZodObject<typeof baseConfigShape & E>>;
+  return parsed.data;
 }

@@ -14,14 +14,31 @@ const authText: Record<ApiRoute['auth'], string> = {
 const commonErrors: Record<number, string> = {
   400: 'Invalid input; `errors` names each bad field',
   401: 'No or invalid credential',
-  403: 'No access to this guild or missing capability',
+  403: 'No access to this guild or record, missing capability, or a cross-origin write',
   404: 'Not found',
   409: 'Conflict (illegal transition or duplicate)',
   413: 'Body too large',
+  415: 'Unsupported body encoding',
   429: 'Rate limited; see `Retry-After`',
   502: 'The chat platform refused the action',
   503: 'A dependency did not answer in time',
 };
+
+/**
+ * Every error status `route` can answer, sorted: its own `errors` plus what the layers in front of it add to every
+ * route of its kind — 400 (bad path parameter, unknown query parameter, invalid body), 401/403 (credential, guild
+ * access, capability, CSRF; not on webhooks), 413/415 (body routes), 429 (rate limits), 503 (a dependency down).
+ */
+export function routeStatuses(route: ApiRoute): number[] {
+  const statuses = new Set([...route.errors, 400, 429, 503]);
+  if (route.auth !== 'webhook') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (route.body || route.bodyType === 'raw') statuses.add(413);
+  if (route.body && route.bodyType !== 'raw') statuses.add(415);
+  return [...statuses].sort((a, b) => a - b);
+}
 
 /**
  * Builds the OpenAPI 3.1 document of the public API from the contract's routes and zod schemas: every route with
@@ -37,15 +54,12 @@ export function buildOpenApiDocument(
   registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'service_session' });
   registry.registerComponent('securitySchemes', 'staffBearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const route of routes) {
-    const statuses = new Set([...route.errors, 429, 503]);
-    if (route.auth !== 'webhook') statuses.add(401);
-    if (route.auth === 'guild' || route.auth === 'staff') statuses.add(403);
     const responses: RouteConfig['responses'] = {
       [route.success.status]: route.success.schema
         ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
         : { description: route.success.description },
     };
-    for (const status of [...statuses].sort()) {
+    for (const status of routeStatuses(route)) {
       responses[status] = {
         description: commonErrors[status] ?? 'Error',
         content: { 'application/problem+json': { schema: Problem } },

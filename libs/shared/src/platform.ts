@@ -1,18 +1,62 @@
+import { API } from '@discordjs/core/http-only';
 import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
+import type { APIUser } from 'discord-api-types/v10';
 import { HttpProblem } from './http/problem';
 
-export type { REST } from '@discordjs/rest';
-export { Routes } from 'discord-api-types/v10';
+/**
+ * The chat platform's typed REST API: @discordjs/core's `API` (`guilds.banUser`, `guilds.editMember`,
+ * `channels.createMessage`, `users.createDM`, `interactions.reply`, ...; every call that Discord audits takes
+ * `{ reason }`, sent as `X-Audit-Log-Reason`) over the @discordjs/rest client (`.rest`).
+ */
+export type PlatformApi = API;
 
 /**
- * The chat platform's REST client (@discordjs/rest, API v10) with the bot token. `baseUrl` is the API root
- * without the version (`https://discord.com/api`; tests give the fake platform's URL). The library queues
- * requests per rate-limit bucket and retries 429s itself.
+ * The platform API (API v10) with the bot token. `baseUrl` is the API root without the version
+ * (`https://discord.com/api`; tests give the fake platform's URL); `cdnUrl` the platform's CDN (`rest.cdn` builds
+ * image URLs on it; default `https://cdn.discordapp.com`). The REST client queues requests per rate-limit bucket
+ * and retries 429s itself; a request gets `timeoutMs` (default 15 s).
  */
-export function createPlatformClient(opts: { baseUrl: string; token: string; timeoutMs?: number }): REST {
-  const rest = new REST({ api: opts.baseUrl, version: '10', timeout: opts.timeoutMs ?? 15_000, retries: 2 });
+export function createPlatformApi(opts: {
+  baseUrl: string;
+  token: string;
+  cdnUrl?: string;
+  timeoutMs?: number;
+}): PlatformApi {
+  const rest = new REST({
+    api: opts.baseUrl,
+    ...(opts.cdnUrl ? { cdn: opts.cdnUrl } : {}),
+    version: '10',
+    timeout: opts.timeoutMs ?? 15_000,
+    retries: 2,
+  });
   if (opts.token) rest.setToken(opts.token);
-  return rest;
+  return new API(rest);
+}
+
+/**
+ * CDN URL (on the platform API's CDN, `PLATFORM_CDN_URL`) of a user's avatar: the custom one (animated `a_` hashes
+ * as GIF, others as PNG) or, without one, the platform's default avatar for that user (index from the id for
+ * migrated usernames, from the discriminator otherwise).
+ */
+export function avatarUrl(platform: PlatformApi, user: Pick<APIUser, 'id' | 'avatar' | 'discriminator'>): string {
+  const cdn = platform.rest.cdn;
+  if (user.avatar) return cdn.avatar(user.id, user.avatar, { extension: 'png' });
+  const migrated = !user.discriminator || user.discriminator === '0';
+  return cdn.defaultAvatar(migrated ? Number((BigInt(user.id) >> 22n) % 6n) : Number(user.discriminator) % 5);
+}
+
+/**
+ * Permission bits for a request body. Discord's OpenAPI description (which the platform simulator checks requests
+ * against) types them as an integer, discord-api-types as the decimal string Discord answers with; Discord accepts
+ * both. The integer is sent, typed as what the typed API expects.
+ */
+export function permissionBits(bits: number | bigint): string {
+  return Number(bits) as unknown as string;
+}
+
+/** Lifts the timeout of `user` in `guild` (clears `communication_disabled_until`), audited with `reason`. */
+export async function liftTimeout(platform: PlatformApi, guild: string, user: string, reason: string): Promise<void> {
+  await platform.guilds.editMember(guild, user, { communication_disabled_until: null }, { reason });
 }
 
 /** What the platform said when it refused a call: HTTP status, the platform's JSON error code and message. */
@@ -48,7 +92,10 @@ export function isPlatformNotFound(err: unknown): boolean {
  */
 export function platformProblem(err: unknown, what: string): HttpProblem {
   const failure = platformFailure(err);
-  return new HttpProblem(502, `The platform refused to ${what}: ${failure.message} (code ${failure.code})`, {
-    platform: failure,
-  });
+  return new HttpProblem(
+    502,
+    `The platform refused to ${what}: ${failure.message} (code ${failure.code})`,
+    { platform: failure },
+    'platform_refused',
+  );
 }

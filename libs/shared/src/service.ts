@@ -10,17 +10,18 @@ import { createApp, createMetricsRegistry } from './http/app';
 import { mountRoutes, type RouteBinding } from './http/routes';
 import { createLogger, type Logger } from './logger';
 import { connectMongo, disconnectMongo, mongoReady } from './mongo';
-import { createPlatformClient, type REST } from './platform';
+import { createPlatformApi, type PlatformApi } from './platform';
 
-/** What a service's code gets at boot. */
-export interface ServiceContext<C extends BaseConfig = BaseConfig> {
-  name: ServiceName;
+/** What a service's code gets at boot; `S` is the service, which types the events its outbox takes. */
+export interface ServiceContext<C extends BaseConfig = BaseConfig, S extends ServiceName = ServiceName> {
+  name: S;
   config: C;
   logger: Logger;
   bus: EventBus;
   /** Stores then publishes the service's events (see `Outbox`). */
-  outbox: Outbox;
-  platform: REST;
+  outbox: Outbox<S>;
+  /** The platform's typed REST API (see `PlatformApi`). */
+  platform: PlatformApi;
   metrics: Registry;
 }
 
@@ -30,20 +31,20 @@ export interface Stoppable {
 }
 
 /** A service: its name, extra config variables, routes, and what else it starts (consumers, pollers, RPC). */
-export interface ServiceDefinition<E extends z.ZodRawShape = z.ZodRawShape> {
-  name: ServiceName;
+export interface ServiceDefinition<E extends z.ZodRawShape = z.ZodRawShape, S extends ServiceName = ServiceName> {
+  name: S;
   env?: E;
-  routes?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => RouteBinding[];
+  routes?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => RouteBinding[];
   /** Mounts extra middleware/handlers before the routes (the gateway's proxy). */
-  mount?: (app: Express, ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => void;
-  start?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>>) => Promise<Stoppable[]>;
+  mount?: (app: Express, ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => void;
+  start?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => Promise<Stoppable[]>;
 }
 
 /** A started service. */
-export interface RunningService<C extends BaseConfig = BaseConfig> {
+export interface RunningService<C extends BaseConfig = BaseConfig, S extends ServiceName = ServiceName> {
   url: string;
   port: number;
-  ctx: ServiceContext<C>;
+  ctx: ServiceContext<C, S>;
   app: Express;
   stop(): Promise<void>;
 }
@@ -53,13 +54,13 @@ export interface RunningService<C extends BaseConfig = BaseConfig> {
  * NATS (streams ensured) -> outbox -> `start` (consumers, pollers) -> HTTP server. `stop` drains in reverse:
  * stop accepting and finish in-flight requests, stop consumers and pollers, flush the outbox, close NATS and MongoDB.
  */
-export async function startService<E extends z.ZodRawShape>(
-  def: ServiceDefinition<E>,
+export async function startService<E extends z.ZodRawShape, S extends ServiceName>(
+  def: ServiceDefinition<E, S>,
   env: Record<string, string | undefined> = process.env,
-): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<E>>>> {
+): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<E>>, S>> {
   const config = loadConfig(def.env ?? ({} as E), env) as BaseConfig & z.infer<z.ZodObject<E>>;
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  await connectMongo(config.MONGO_URL, config.MONGO_DB, logger);
+  await connectMongo(config.MONGO_URL, config.MONGO_DB, logger, config.MONGO_TIMEOUT_MS);
   const bus = await EventBus.connect({
     url: config.NATS_URL,
     name: def.name,
@@ -67,9 +68,13 @@ export async function startService<E extends z.ZodRawShape>(
     logger,
   });
   const outbox = new Outbox(bus, def.name, logger);
-  const platform = createPlatformClient({ baseUrl: config.PLATFORM_API_URL, token: config.PLATFORM_BOT_TOKEN });
+  const platform = createPlatformApi({
+    baseUrl: config.PLATFORM_API_URL,
+    token: config.PLATFORM_BOT_TOKEN,
+    cdnUrl: config.PLATFORM_CDN_URL,
+  });
   const metrics = createMetricsRegistry(def.name);
-  const ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>> = {
+  const ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S> = {
     name: def.name,
     config,
     logger,
@@ -84,6 +89,8 @@ export async function startService<E extends z.ZodRawShape>(
     name: def.name,
     logger,
     metrics,
+    metricsToken: config.METRICS_TOKEN,
+    trustProxy: config.TRUST_PROXY,
     isReady: () => !stopping && mongoReady() && bus.isConnected(),
     mount: (express) => {
       def.mount?.(express, ctx);
@@ -127,7 +134,7 @@ function listen(app: Express, port: number, host: string): Promise<Server> {
 }
 
 /** Entry point of a service's `main.ts`: starts it and stops it cleanly on SIGTERM/SIGINT; exits 1 if boot fails. */
-export function runMain<E extends z.ZodRawShape>(def: ServiceDefinition<E>): void {
+export function runMain<E extends z.ZodRawShape, S extends ServiceName>(def: ServiceDefinition<E, S>): void {
   startService(def).then(
     (running) => {
       const shutdown = (signal: string) => {

@@ -9,9 +9,10 @@ import {
   GuildParams,
   IDENTITY_HEADER,
   mountRoutes,
+  parseTrustProxy,
   Snowflake,
 } from '@guildhall/shared';
-import { identityHeaders, TEST_IDENTITY_SECRET, userIdentity } from '@guildhall/shared/testing';
+import { identityHeaders, TEST_IDENTITY_SECRET, userIdentity } from '@guildhall/testkit';
 import { z } from 'zod';
 
 const logger = createLogger('test', 'silent');
@@ -55,6 +56,8 @@ describe('service app factory and route binding', () => {
       name: 'test',
       logger,
       metrics: createMetricsRegistry('test'),
+      metricsToken: 'metrics-secret',
+      trustProxy: false,
       isReady: () => ready,
       mount: (a) =>
         mountRoutes(
@@ -91,8 +94,71 @@ describe('service app factory and route binding', () => {
     ready = false;
     expect((await fetch(`${base}/readyz`)).status).toBe(503);
     ready = true;
-    const metrics = await (await fetch(`${base}/metrics`)).text();
-    expect(metrics).toContain('http_request_duration_seconds');
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const wrong = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer metrics-secreT' } });
+    expect(wrong.status).toBe(401);
+    const metrics = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } });
+    expect(await metrics.text()).toContain('http_request_duration_seconds');
+  });
+
+  /** Starts a bare app (no routes but `GET /ip`, answering `req.ip`) with the given options; returns its base URL. */
+  async function bareApp(metricsToken: string, trustProxy: boolean | number | string) {
+    const app = createApp({
+      name: 'bare',
+      logger,
+      metrics: createMetricsRegistry('bare'),
+      metricsToken,
+      trustProxy,
+      isReady: () => true,
+      mount: (a) => a.get('/ip', (req, res) => void res.json({ ip: req.ip })),
+    });
+    const bare = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    return { url: `http://127.0.0.1:${(bare.address() as { port: number }).port}`, close: () => bare.close() };
+  }
+
+  it('does not serve /metrics at all without a token configured', async () => {
+    const bare = await bareApp('', false);
+    try {
+      expect((await fetch(`${bare.url}/metrics`)).status).toBe(404);
+    } finally {
+      bare.close();
+    }
+  });
+
+  it('trusts X-Forwarded-For only from the hops TRUST_PROXY names (none by default)', async () => {
+    expect(parseTrustProxy('')).toBe(false);
+    expect(parseTrustProxy('1')).toBe(1);
+    expect(parseTrustProxy('10.0.0.0/8, loopback')).toBe('10.0.0.0/8, loopback');
+    const ipOf = async (url: string) =>
+      ((await (await fetch(`${url}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).json()) as { ip: string })
+        .ip;
+    const none = await bareApp('', parseTrustProxy(''));
+    const loopback = await bareApp('', parseTrustProxy('loopback'));
+    try {
+      expect(await ipOf(none.url)).toBe('127.0.0.1');
+      expect(await ipOf(loopback.url)).toBe('203.0.113.9');
+    } finally {
+      none.close();
+      loopback.close();
+    }
+  });
+
+  it('refuses query parameters on a route that declares none, and JSON that is not valid UTF-8', async () => {
+    const headers = await identityHeaders(userIdentity('10', '1', ['packs.manage']));
+    const query = await fetch(`${base}/api/v1/servers/1/things/settings?limit=5`, { headers });
+    expect(query.status).toBe(400);
+    expect((await query.json()).errors).toEqual([{ field: 'query.limit', message: 'unknown query parameter' }]);
+    expect((await fetch(`${base}/api/v1/servers/1/things/settings`, { headers })).status).toBe(200);
+    const bytes = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const invalid = await fetch(`${base}/api/v1/servers/1/things/2`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...(await admin()) },
+      body: bytes,
+    });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).errors[0].field).toBe('body');
   });
 
   it('answers 401 problem+json without a valid identity token', async () => {
@@ -120,6 +186,7 @@ describe('service app factory and route binding', () => {
     expect(badBody.status).toBe(400);
     const problem = await badBody.json();
     expect(problem.errors[0].field).toBe('body.name');
+    expect(problem.code).toBe('validation_failed');
     const extra = await put('/api/v1/servers/1/things/2', { name: 'x', $where: '1' }, await admin());
     expect(extra.status).toBe(400);
     const operator = await put('/api/v1/servers/1/things/2', { name: { $gt: '' } }, await admin());

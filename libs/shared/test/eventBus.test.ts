@@ -1,5 +1,14 @@
-import { createLogger, EventBus, HttpProblem, notFound } from '@guildhall/shared';
-import { deleteNamespace, testNamespace, testNatsUrl } from '@guildhall/shared/testing';
+import {
+  createLogger,
+  type Dispatch,
+  dispatchConsumer,
+  EventBus,
+  eventConsumer,
+  HttpProblem,
+  notFound,
+  type ServiceEvent,
+} from '@guildhall/shared';
+import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
 
 const logger = createLogger('test', 'silent');
 
@@ -31,7 +40,7 @@ describe('EventBus over real NATS JetStream', () => {
         { stream: 'EVENTS', durable: 'order-test', filterSubjects: ['events.test.*.thing'] },
         async (msg) => {
           seen.push({ n: msg.data.n, subject: msg.subject });
-          if (seen.length === 3) resolve();
+          if (msg.data.n === 4) resolve();
         },
       );
     });
@@ -39,12 +48,14 @@ describe('EventBus over real NATS JetStream', () => {
     await bus.publish('events.test.1.thing', { n: 1 }, 'a');
     await bus.publish('events.test.1.thing', { n: 2 }, 'b');
     await bus.publish('events.test.2.thing', { n: 3 }, 'c');
+    // A sentinel published last: delivery is in stream order, so a stored duplicate would arrive before it.
+    await bus.publish('events.test.3.thing', { n: 4 }, 'd');
     await done;
-    await new Promise((r) => setTimeout(r, 300));
     expect(seen).toEqual([
       { n: 1, subject: 'events.test.1.thing' },
       { n: 2, subject: 'events.test.1.thing' },
       { n: 3, subject: 'events.test.2.thing' },
+      { n: 4, subject: 'events.test.3.thing' },
     ]);
   });
 
@@ -99,6 +110,67 @@ describe('EventBus over real NATS JetStream', () => {
     await all;
     expect(total).toBe(500);
     expect(Math.max(...batches)).toBeGreaterThan(1);
+  });
+
+  /** Subscribes to `deadletter.<durable>` and collects the parked messages' JSON. */
+  function deadLetters(durable: string): unknown[] {
+    const parked: unknown[] = [];
+    bus.nc.subscribe(bus.subject(`deadletter.${durable}`), {
+      callback: (err, msg) => {
+        if (!err) parked.push(msg.json());
+      },
+    });
+    return parked;
+  }
+
+  it('hands an event consumer checked, typed events and parks one that breaks its schema', async () => {
+    const parked = deadLetters('typed-events');
+    const received: Array<ServiceEvent<'logs', 'case.logged'>> = [];
+    await bus.consume(eventConsumer('typed-events', { logs: ['case.logged'] }), async (msg) => {
+      const caseNumber: number = msg.data.data.caseNumber;
+      expect(caseNumber).toBeGreaterThan(0);
+      received.push(msg.data);
+    });
+    const event = (id: string, data: unknown) => ({
+      id,
+      type: 'case.logged',
+      service: 'logs',
+      guild: '111',
+      at: new Date().toISOString(),
+      data,
+    });
+    const good = event('e1', { caseNumber: 3, logChannel: '222', logMessage: '333' });
+    const bad = event('e2', { caseNumber: 'three', logChannel: '222', logMessage: '333' });
+    const misrouted = event('e3', good.data);
+    await bus.publish('events.logs.111.case.logged', bad, 'e2');
+    await bus.publish('events.logs.999.case.logged', misrouted, 'e3');
+    await bus.publish('events.logs.111.case.logged', good, 'e1');
+    await waitFor(() => received.length === 1 && parked.length === 2);
+    expect(received).toEqual([good]);
+    expect(parked).toEqual([bad, misrouted]);
+  });
+
+  it('hands a dispatch consumer typed dispatches and parks what is not a dispatch of its names', async () => {
+    const parked = deadLetters('typed-dispatches');
+    const contents: string[] = [];
+    await bus.consume(
+      dispatchConsumer('typed-dispatches', ['THREAD_CREATE', 'MESSAGE_DELETE']),
+      async ({ data }: { data: Dispatch<'THREAD_CREATE' | 'MESSAGE_DELETE'> }) => {
+        if (data.t === 'THREAD_CREATE') contents.push(`thread ${data.d.name}`);
+        else contents.push(`deleted ${data.d.id}`);
+      },
+    );
+    const notADispatch = { t: 'THREAD_CREATE', d: 'text' };
+    await bus.publish('platform.dispatch.0.THREAD_CREATE', notADispatch, 'd1');
+    await bus.publish(
+      'platform.dispatch.0.THREAD_CREATE',
+      { op: 0, t: 'THREAD_CREATE', s: 1, d: { name: 'hi' } },
+      'd2',
+    );
+    await bus.publish('platform.dispatch.0.MESSAGE_DELETE', { op: 0, t: 'MESSAGE_DELETE', s: 2, d: { id: '5' } }, 'd3');
+    await waitFor(() => contents.length === 2 && parked.length === 1);
+    expect(contents).toEqual(['thread hi', 'deleted 5']);
+    expect(parked).toEqual([notADispatch]);
   });
 
   it('answers requests and relays problems; an absent peer is a 503', async () => {

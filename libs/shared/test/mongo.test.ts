@@ -1,5 +1,5 @@
 import { connectMongo, createLogger, disconnectMongo, isDuplicateKey } from '@guildhall/shared';
-import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/shared/testing';
+import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose, { Schema } from 'mongoose';
 
 const schema = new Schema({ guild: String, number: Number, at: Date }, { collection: 'widgets' });

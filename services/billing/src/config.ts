@@ -1,3 +1,4 @@
+import type { BaseConfig, ServiceContext } from '@guildhall/shared';
 import { z } from 'zod';
 
 const flag = z
@@ -15,8 +16,9 @@ const flag = z
  *   numeric app Apple id is set, Sandbox ones always.
  * - `APPLE_ONLINE_CHECKS`: `1` checks certificate revocation (OCSP) and validity at the current time; `0` checks
  *   validity at the notification's `signedDate` and skips OCSP (tests, offline environments).
- * - `GOOGLE_JWKS_URL`, `GOOGLE_AUDIENCE`, `GOOGLE_SERVICE_ACCOUNT`: the Pub/Sub push OIDC token's key set, the
- *   audience configured on the push subscription and the service account email the token must name.
+ * - `GOOGLE_CERTS_URL`, `GOOGLE_AUDIENCE`, `GOOGLE_SERVICE_ACCOUNT`: Google's signing certificates of the Pub/Sub
+ *   push OIDC token (the v1 `{ kid: PEM }` map google-auth-library reads), the audience configured on the push
+ *   subscription and the service account email the token must name.
  * - `GOOGLE_PACKAGE_NAME`: when set, Play notifications for another package are refused (400).
  * - `SUBSCRIPTION_LEEWAY_HOURS`: an auto-renewing subscription keeps access this long past its period end while
  *   the renewal notification is on its way (default 24).
@@ -33,7 +35,7 @@ export const billingEnv = {
     .regex(/^[0-9]*$/, 'must be the numeric app Apple id')
     .default(''),
   APPLE_ONLINE_CHECKS: flag,
-  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_CERTS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v1/certs'),
   GOOGLE_AUDIENCE: z.string().default(''),
   GOOGLE_SERVICE_ACCOUNT: z.string().default(''),
   GOOGLE_PACKAGE_NAME: z.string().default(''),
@@ -42,4 +44,12 @@ export const billingEnv = {
   BILLING_POLL_MS: z.coerce.number().int().positive().default(5000),
 };
 
-export type BillingEnv = typeof billingEnv;
+/** Billing's configuration: the shared base plus `billingEnv`. */
+export type BillingConfig = BaseConfig & z.infer<z.ZodObject<typeof billingEnv>>;
+/** What every billing use case receives. */
+export type BillingContext = ServiceContext<BillingConfig, 'billing'>;
+
+/** The subscription renewal leeway in milliseconds. */
+export function leewayMs(ctx: BillingContext): number {
+  return ctx.config.SUBSCRIPTION_LEEWAY_HOURS * 3600 * 1000;
+}

@@ -1,10 +1,10 @@
 import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
-import { billingEnv } from './config';
-import type { BillingContext } from './context';
+import { type BillingContext, billingEnv } from './config';
 import { expireEntitlements } from './premium/expireEntitlements';
 import { premiumFeatures } from './premium/features';
 import { premiumRoutes } from './premium/routes';
 import { promoRoutes } from './promo/routes';
+import { notificationLeases } from './webhooks/model';
 import { processNotifications } from './webhooks/processNotifications';
 import { webhookRoutes } from './webhooks/routes';
 
@@ -14,13 +14,15 @@ const processors = new WeakMap<BillingContext, () => void>();
 /**
  * The billing service: staff promo batches and codes, member redemption, provider webhooks (Stripe, App Store,
  * Play) stored then processed by a poller, premium entitlements per guild (expiry poller, `entitlement.changed`
- * events) and the `premium` setup feature over RPC.
+ * events) and the `premium` setup feature over RPC. Moves claims stored under the earlier `leaseUntil` field to
+ * `lease` before starting.
  */
-export const definition: ServiceDefinition<typeof billingEnv> = {
+export const definition: ServiceDefinition<typeof billingEnv, 'billing'> = {
   name: 'billing',
   env: billingEnv,
   routes: (ctx) => [...promoRoutes(ctx), ...premiumRoutes(ctx), ...webhookRoutes(ctx, () => processors.get(ctx)?.())],
   start: async (ctx) => {
+    await notificationLeases.adoptLegacy('leaseUntil');
     const notifications = startPoller(
       'billing-notifications',
       ctx.config.BILLING_POLL_MS,

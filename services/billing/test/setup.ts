@@ -1,14 +1,14 @@
-import type { EntitlementChangedData, EventBus, RunningService, ServiceEvent } from '@guildhall/shared';
+import type { FakePlatform } from '@guildhall/platform-simulator';
+import type { EventBus, RunningService, ServiceEvent } from '@guildhall/shared';
 import {
   type AppleChain,
-  type FakePlatform,
   identityHeaders,
   type JwksServer,
   makeAppleChain,
   startJwksServer,
   startServiceHarness,
   userIdentity,
-} from '@guildhall/shared/testing';
+} from '@guildhall/testkit';
 import { definition } from '../src/service';
 
 export const STRIPE_SECRET = 'whsec_test_guildhall_billing_0123456789';
@@ -30,7 +30,7 @@ export interface Harness {
   bus: EventBus;
   apple: AppleChain;
   jwks: JwksServer;
-  events: ServiceEvent<EntitlementChangedData>[];
+  events: ServiceEvent<'billing', 'entitlement.changed'>[];
   fake: FakePlatform;
   call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response>;
   user(userId: string, guild: string, caps?: string[]): Promise<Record<string, string>>;
@@ -49,20 +49,19 @@ export async function startHarness(): Promise<Harness> {
       APPLE_BUNDLE_ID: APPLE_BUNDLE,
       APPLE_APP_APPLE_ID: '1234567890',
       APPLE_ONLINE_CHECKS: '0',
-      GOOGLE_JWKS_URL: jwks.url,
+      GOOGLE_CERTS_URL: jwks.pemUrl,
       GOOGLE_AUDIENCE,
       GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
       GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
       BILLING_POLL_MS: '200',
     },
-    eventsFilter: ['events.billing.*.entitlement.changed'],
   });
   return {
     svc: h.service,
     bus: h.peer,
     apple,
     jwks,
-    events: h.events as ServiceEvent<EntitlementChangedData>[],
+    events: h.events,
     fake: h.fake,
     call: (method, path, headers, body) =>
       fetch(`${h.service.url}${path}`, {

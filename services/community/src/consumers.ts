@@ -1,22 +1,21 @@
-import type { Stoppable } from '@guildhall/shared';
-import type { APIEmoji, APISticker } from 'discord-api-types/v10';
+import { type Dispatch, dispatchConsumer, dispatchSubjects, parseDispatch, type Stoppable } from '@guildhall/shared';
 import { forgetMember } from './access/memberCache';
-import type { Ctx } from './config';
+import type { CommunityContext } from './config';
 import { replaceGuildItems } from './packs/guildItems';
 import { applyPostDispatch, POST_DISPATCHES } from './posts/applyPostDispatch';
-import { applyStructureDispatch, type Dispatch, STRUCTURE_DISPATCHES } from './structure/applyStructureDispatch';
+import { applyStructureDispatch, STRUCTURE_DISPATCHES } from './structure/applyStructureDispatch';
 
 const ITEM_DISPATCHES = ['GUILD_CREATE', 'GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE'] as const;
 const MEMBER_DISPATCHES = ['GUILD_MEMBER_ADD', 'GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE'] as const;
 
-const subjects = (events: readonly string[]) => events.map((e) => `platform.dispatch.${e}`);
-
-async function applyItemDispatch(dispatch: Dispatch): Promise<void> {
-  const d = dispatch.d;
-  const guild = (dispatch.t === 'GUILD_CREATE' ? d.id : d.guild_id) as string | undefined;
-  if (!guild || d.unavailable) return;
-  if (Array.isArray(d.emojis)) await replaceGuildItems(guild, 'emoji', d.emojis as APIEmoji[]);
-  if (Array.isArray(d.stickers)) await replaceGuildItems(guild, 'sticker', d.stickers as APISticker[]);
+async function applyItemDispatch(dispatch: Dispatch<(typeof ITEM_DISPATCHES)[number]>): Promise<void> {
+  if (dispatch.t === 'GUILD_CREATE') {
+    if (dispatch.d.unavailable) return;
+    await replaceGuildItems(dispatch.d.id, 'emoji', dispatch.d.emojis);
+    if (dispatch.d.stickers) await replaceGuildItems(dispatch.d.id, 'sticker', dispatch.d.stickers);
+  } else if (dispatch.t === 'GUILD_EMOJIS_UPDATE') {
+    await replaceGuildItems(dispatch.d.guild_id, 'emoji', dispatch.d.emojis);
+  } else await replaceGuildItems(dispatch.d.guild_id, 'sticker', dispatch.d.stickers);
 }
 
 /**
@@ -27,30 +26,21 @@ async function applyItemDispatch(dispatch: Dispatch): Promise<void> {
  * Plus a plain (per replica) subscription on member dispatches that drops this replica's cached member for
  * RPC.access, so every replica forgets it.
  */
-export async function startConsumers(ctx: Ctx): Promise<Stoppable[]> {
+export async function startConsumers(ctx: CommunityContext): Promise<Stoppable[]> {
   const stops = await Promise.all([
-    ctx.bus.consume<Dispatch>(
-      { stream: 'PLATFORM', durable: 'community-structure', filterSubjects: subjects(STRUCTURE_DISPATCHES) },
-      (msg) => applyStructureDispatch(ctx, msg.data),
+    ctx.bus.consume(dispatchConsumer('community-structure', STRUCTURE_DISPATCHES), (msg) =>
+      applyStructureDispatch(ctx, msg.data),
     ),
-    ctx.bus.consume<Dispatch>(
-      { stream: 'PLATFORM', durable: 'community-posts', filterSubjects: subjects(POST_DISPATCHES) },
-      (msg) => applyPostDispatch(ctx, msg.data),
-    ),
-    ctx.bus.consume<Dispatch>(
-      { stream: 'PLATFORM', durable: 'community-items', filterSubjects: subjects(ITEM_DISPATCHES) },
-      (msg) => applyItemDispatch(msg.data),
-    ),
+    ctx.bus.consume(dispatchConsumer('community-posts', POST_DISPATCHES), (msg) => applyPostDispatch(ctx, msg.data)),
+    ctx.bus.consume(dispatchConsumer('community-items', ITEM_DISPATCHES), (msg) => applyItemDispatch(msg.data)),
   ]);
-  const decoder = new TextDecoder();
-  const members = subjects(MEMBER_DISPATCHES).map((subject) =>
+  const members = dispatchSubjects(MEMBER_DISPATCHES).map((subject) =>
     ctx.bus.nc.subscribe(ctx.bus.subject(subject), {
       callback: (err, msg) => {
         if (err) return;
         try {
-          const { d } = JSON.parse(decoder.decode(msg.data)) as Dispatch;
-          const user = d.user as { id?: string } | undefined;
-          if (typeof d.guild_id === 'string' && user?.id) forgetMember(d.guild_id, user.id);
+          const { d } = parseDispatch(MEMBER_DISPATCHES, msg.json(), subject);
+          forgetMember(d.guild_id, d.user.id);
         } catch (parseErr) {
           ctx.logger.warn({ err: parseErr }, 'unreadable member dispatch');
         }

@@ -1,5 +1,5 @@
 import { bind, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
-import type { Ctx } from './config';
+import type { CommunityContext } from './config';
 import { setForumStatuses } from './forums/setForumStatuses';
 import { addPackItems } from './packs/addPackItems';
 import { createPack } from './packs/createPack';
@@ -7,6 +7,7 @@ import { deleteItems } from './packs/deleteItems';
 import { listPacks } from './packs/listPacks';
 import { orderPackItems } from './packs/orderPackItems';
 import { subscribeToPack } from './packs/subscribeToPack';
+import { unsubscribeFromPack } from './packs/unsubscribeFromPack';
 import { setPostStatus } from './posts/setPostStatus';
 import { applyTemplate } from './setup/applyTemplate';
 import { getSetup } from './setup/getSetup';
@@ -16,7 +17,7 @@ import { loadStructure } from './structure/loadStructure';
 import { toStructure } from './structure/toStructure';
 
 /** The community service's route table: each contract route bound to its one use case. */
-export function routes(ctx: Ctx): RouteBinding[] {
+export function routes(ctx: CommunityContext): RouteBinding[] {
   return [
     bind(r.getSetup, ({ params }) => getSetup(ctx, params.guild)),
     bind(r.applySetup, ({ params, identity }) => applyTemplate(ctx, params.guild, params.template, identity)),
@@ -33,10 +34,13 @@ export function routes(ctx: Ctx): RouteBinding[] {
     ),
     bind(r.getPacks, ({ params }) => listPacks(ctx, params.guild)),
     bind(r.createPack, ({ params, body, identity }) => createPack(ctx, params.guild, body.name, identity)),
-    bind(r.putSubscription, async ({ params, body, identity }) => {
+    bind(r.putPackSubscription, async ({ params, body, identity }) => {
       await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
       return undefined;
     }),
+    bind(r.deletePackSubscription, ({ params, query, identity }) =>
+      unsubscribeFromPack(ctx, params.guild, params.pack, query.preview ?? false, identity),
+    ),
     bind(r.putPackItems, async ({ params, body }) => {
       await orderPackItems(params.guild, params.pack, body.ids);
       return undefined;

@@ -9,7 +9,7 @@ import {
   type StructureRequest,
 } from '@guildhall/shared';
 import { resolveAccess } from './access/resolveAccess';
-import type { Ctx } from './config';
+import type { CommunityContext } from './config';
 import { communityFeatures } from './setup/communityFeatures';
 import { loadStructure } from './structure/loadStructure';
 import { toStructure } from './structure/toStructure';
@@ -20,7 +20,7 @@ import { toStructure } from './structure/toStructure';
  * - RPC.structure `{guild}` -> `{roles, channels, botTop}` (404 problem for a guild unknown to the platform);
  * - RPC.features('community') `{guild}` -> `{features}` (forums, staff, packs).
  */
-export function startResponders(ctx: Ctx): Stoppable[] {
+export function startResponders(ctx: CommunityContext): Stoppable[] {
   const subs = [
     ctx.bus.reply<AccessRequest, AccessReply>(RPC.access, (req) => resolveAccess(ctx, req)),
     ctx.bus.reply<StructureRequest, StructureReply>(RPC.structure, async (req) =>

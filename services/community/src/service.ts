@@ -10,7 +10,7 @@ import { startResponders } from './rpc';
  * and items. Starts the RPC responders first (the gateway depends on RPC.access), then the platform dispatch
  * consumers and the post-archiving poller.
  */
-export const definition: ServiceDefinition<typeof communityEnv> = {
+export const definition: ServiceDefinition<typeof communityEnv, 'community'> = {
   name: 'community',
   env: communityEnv,
   routes,

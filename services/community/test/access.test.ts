@@ -1,5 +1,5 @@
 import { type AccessReply, CAPS, RPC, type StructureReply } from '@guildhall/shared';
-import { waitFor } from '@guildhall/shared/testing';
+import { waitFor } from '@guildhall/testkit';
 import { type Harness, startHarness } from './harness';
 
 describe('community: RPC.access and structure', () => {
@@ -74,6 +74,36 @@ describe('community: RPC.access and structure', () => {
     expect(foreign.status).toBe(404);
     const noCap = await h.call('PUT', path, { body: { caps: ['tickets.read'] }, caps: ['structure.read'] });
     expect(noCap.status).toBe(403);
+  });
+
+  it('lets staff.manage grant or remove only caps the caller holds, on roles below its highest role', async () => {
+    const guild = h.seed.id;
+    const put = (role: string, caps: string[], as?: string) =>
+      h.call('PUT', `/api/v1/servers/${guild}/staff/${role}`, { body: { caps }, as });
+    expect((await put(h.seed.ids.moderatorRole, ['staff.manage', 'cases.read'])).status).toBe(200);
+    expect((await put(h.seed.ids.supportRole, ['tickets.read'])).status).toBe(200);
+    const moderator = h.seed.ids.moderator;
+
+    const escalate = await put(h.seed.ids.supportRole, ['tickets.read', 'premium.manage'], moderator);
+    expect(escalate.status).toBe(403);
+    expect((escalate.body as { detail: string }).detail).toContain('premium.manage');
+    const removeForeign = await put(h.seed.ids.supportRole, [], moderator);
+    expect(removeForeign.status).toBe(403);
+    expect((removeForeign.body as { detail: string }).detail).toContain('tickets.read');
+    const self = await put(h.seed.ids.moderatorRole, ['staff.manage', 'cases.read', 'journal.undo'], moderator);
+    expect(self.status).toBe(403);
+    const higher = await put(h.seed.ids.adminRole, ['cases.read'], moderator);
+    expect(higher.status).toBe(403);
+    expect((await access(h.seed.ids.support)).caps).toEqual(['tickets.read']);
+    expect((await access(moderator)).caps).toEqual(['cases.read', 'staff.manage']);
+
+    const allowed = await put(h.seed.ids.supportRole, ['tickets.read', 'cases.read'], moderator);
+    expect(allowed.status).toBe(200);
+    expect((await access(h.seed.ids.support)).caps).toEqual(['tickets.read', 'cases.read']);
+    const byAdmin = await put(h.seed.ids.moderatorRole, ['premium.manage'], h.seed.ids.admin);
+    expect(byAdmin.status).toBe(200);
+    expect((await put(h.seed.ids.moderatorRole, [])).status).toBe(200);
+    expect((await put(h.seed.ids.supportRole, [])).status).toBe(200);
   });
 
   it('serves the structure with permission names, kinds, forum tags and botTop', async () => {

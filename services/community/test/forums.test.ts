@@ -1,4 +1,4 @@
-import { waitFor } from '@guildhall/shared/testing';
+import { waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
 import { Post } from '../src/posts/model';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sampleGuild } from '@guildhall/shared/testing';
+import { sampleGuild } from '@guildhall/platform-simulator';
 import { StickerFormatType } from 'discord-api-types/v10';
 import { type Harness, startHarness } from './harness';
 
@@ -211,6 +211,40 @@ describe('community: packs and items', () => {
     expect(h.fake.guild(h.seed.id)?.emojis.has(ids.wave)).toBe(false);
     expect(h.fake.guild(second.id)?.emojis.has(copyOfWave as string)).toBe(false);
     expect((await packsOf(h.seed.id)).packs[0]?.items).toBe(3);
+    h.fake.assertNoViolations();
+  });
+  it('unsubscribes after a preview: the copies are deleted on the platform and the pack is available again', async () => {
+    const third = sampleGuild();
+    h.fake.seedGuild(third);
+    const path = `/api/v1/servers/${third.id}/packs/${packId}/subscription`;
+    const as = { guild: third.id, caps: ['packs.manage'] };
+    expect((await h.call('DELETE', path, as)).status).toBe(404);
+    expect((await h.call('PUT', path, { ...as, body: { contributes: false } })).status).toBe(204);
+    const platform = h.fake.guild(third.id)!;
+    const copied = platform.emojis.size + platform.stickers.size;
+    expect(copied).toBeGreaterThan(0);
+
+    const preview = await h.call('DELETE', `${path}?preview=true`, as);
+    expect(preview.status).toBe(200);
+    expect(preview.body.applied).toBe(false);
+    expect(preview.body.lines).toHaveLength(copied);
+    expect(platform.emojis.size + platform.stickers.size).toBe(copied);
+    const bad = await h.call('DELETE', `${path}?preview=maybe`, as);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['query.preview']);
+
+    const done = await h.call('DELETE', path, as);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ applied: true, conflicts: [] });
+    expect(platform.emojis.size + platform.stickers.size).toBe(0);
+    const view = await packsOf(third.id);
+    expect(view.packs).toEqual([]);
+    expect(view.available.map((p) => p.id)).toContain(packId);
+    expect((await h.call('DELETE', path, as)).status).toBe(404);
+    const owner = await h.call('DELETE', `/api/v1/servers/${h.seed.id}/packs/${packId}/subscription`, {
+      caps: ['packs.manage'],
+    });
+    expect(owner.status).toBe(400);
     h.fake.assertNoViolations();
   });
 });

@@ -15,14 +15,15 @@ interface Setup {
 
 describe('community: setup templates and features', () => {
   let h: Harness;
-  let logsAnswers = true;
+  /** While set, the logs peer holds its answer until the promise settles (after the request has timed out). */
+  let logsSilent: Promise<void> | undefined;
   beforeAll(async () => {
     h = await startHarness({ PEER_TIMEOUT_MS: '300' });
     h.peer.reply<{ guild: string }, FeaturesReply>(RPC.features('tickets'), async ({ guild }) => ({
       features: [{ feature: 'tickets', state: guild === h.seed.id ? 'on' : 'off', note: 'Panel posted in #support' }],
     }));
     h.peer.reply<{ guild: string }, FeaturesReply>(RPC.features('logs'), async () => {
-      if (!logsAnswers) await new Promise((r) => setTimeout(r, 1_000));
+      await logsSilent;
       return { features: [{ feature: 'logs', state: 'partial', note: 'Only the moderation log is set' }] };
     });
   });
@@ -62,12 +63,21 @@ describe('community: setup templates and features', () => {
   });
 
   it('keeps the last known state of a peer that stops answering, with a note', async () => {
-    logsAnswers = false;
-    const setup = await getSetup();
-    const logs = setup.features.find((f) => f.feature === 'logs');
-    expect(logs?.state).toBe('partial');
-    expect(logs?.note).toMatch(/^The logs service did not answer; state as of .+ \(Only the moderation log is set\)$/);
-    logsAnswers = true;
+    let answer = () => {};
+    logsSilent = new Promise((resolve) => {
+      answer = resolve;
+    });
+    try {
+      const setup = await getSetup();
+      const logs = setup.features.find((f) => f.feature === 'logs');
+      expect(logs?.state).toBe('partial');
+      expect(logs?.note).toMatch(
+        /^The logs service did not answer; state as of .+ \(Only the moderation log is set\)$/,
+      );
+    } finally {
+      logsSilent = undefined;
+      answer();
+    }
   });
 
   it('reflects community features once configured', async () => {

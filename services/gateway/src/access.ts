@@ -1,30 +1,40 @@
 import { type AccessReply, type AccessRequest, forbidden, type Identity, RPC } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { LRUCache, type Perf } from 'lru-cache';
 import type { GatewayContext } from './config';
-import { LoadingCache } from './loadingCache';
 import { gatewayState } from './state';
 
 const MAX_CACHED = 50_000;
 
 /**
- * Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user.
- * Concurrent misses for one guild+user share a single question (no stampede when an entry expires under load).
+ * Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user
+ * (lru-cache, at most 50 000 answers; `clock` measures the TTL in ms, `performance` by default; `ttlMs` 0 asks every
+ * time). Concurrent misses for one guild+user share a single question (no stampede when an entry expires under
+ * load); a failed question is not kept.
  */
 export class AccessCache {
-  private readonly cache = new LoadingCache<AccessReply>(MAX_CACHED);
+  private readonly cache: LRUCache<string, AccessReply, AccessRequest>;
 
   constructor(
     private readonly ask: (req: AccessRequest) => Promise<AccessReply>,
     private readonly ttlMs: number,
-  ) {}
+    clock: Perf = performance,
+  ) {
+    this.cache = new LRUCache<string, AccessReply, AccessRequest>({
+      max: MAX_CACHED,
+      ttl: ttlMs,
+      perf: clock,
+      ttlResolution: 0,
+      ignoreFetchAbort: true,
+      fetchMethod: (_key, _stale, { context }) => this.ask(context),
+    });
+  }
 
   /** Community's answer for `user` in `guild`; throws the 503 problem of the bus when community does not answer. */
-  get(guild: string, user: string): Promise<AccessReply> {
-    return this.cache.get(
-      `${guild}:${user}`,
-      () => this.ask({ guild, user }),
-      (_reply, loadedAt) => loadedAt + this.ttlMs,
-    );
+  async get(guild: string, user: string): Promise<AccessReply> {
+    if (this.ttlMs <= 0) return this.ask({ guild, user });
+    // `ask` always answers a reply and aborted questions still answer (ignoreFetchAbort), so this is never undefined.
+    return (await this.cache.fetch(`${guild}:${user}`, { context: { guild, user } })) as AccessReply;
   }
 }
 

@@ -1,4 +1,4 @@
-import { HttpProblem } from '@guildhall/shared';
+import { HttpProblem, sendProblem } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -40,9 +40,8 @@ export function guardStreamedBody(req: Request, res: Response, limit: number, ab
     res.locals.bodyTooLarge = true;
     abortUpstream();
     if (!res.headersSent) {
-      const problem = tooLarge(limit);
       res.setHeader('connection', 'close');
-      res.status(413).type('application/problem+json').send(JSON.stringify(problem.toBody()));
+      sendProblem(res, tooLarge(limit));
     }
     req.resume();
   };

@@ -67,4 +67,4 @@ export type GatewayEnv = typeof gatewayEnv;
 /** The gateway's full configuration (shared base + `gatewayEnv`). */
 export type GatewayConfig = BaseConfig & z.infer<z.ZodObject<GatewayEnv>>;
 /** What the gateway's modules get at boot. */
-export type GatewayContext = ServiceContext<GatewayConfig>;
+export type GatewayContext = ServiceContext<GatewayConfig, 'gateway'>;

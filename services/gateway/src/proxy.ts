@@ -1,7 +1,14 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ApiRoute, HttpProblem, IDENTITY_HEADER, type Logger, signIdentity } from '@guildhall/shared';
+import {
+  type ApiRoute,
+  IDENTITY_HEADER,
+  type Logger,
+  sendProblem,
+  serviceUnavailable,
+  signIdentity,
+} from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { guardStreamedBody } from './bodyLimit';
@@ -81,10 +88,11 @@ function upstreamFailed(
     res.end();
     return;
   }
-  const problem = new HttpProblem(
-    503,
-    `The ${service} service is unavailable (${(err as { code?: string }).code ?? err.message})`,
+  sendProblem(
+    res,
+    serviceUnavailable(
+      `The ${service} service is unavailable (${(err as { code?: string }).code ?? err.message})`,
+      'upstream_unavailable',
+    ),
   );
-  res.writeHead(503, { 'content-type': 'application/problem+json' });
-  res.end(JSON.stringify(problem.toBody()));
 }

@@ -1,4 +1,4 @@
-import { HttpProblem } from '@guildhall/shared';
+import { HttpProblem, sendProblem } from '@guildhall/shared';
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { GatewayConfig } from './config';
@@ -9,8 +9,10 @@ function exceeded(scope: string) {
     const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
     const seconds = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 1000) - Date.now()) / 1000));
     res.setHeader('retry-after', String(seconds));
-    const problem = new HttpProblem(429, `Too many requests ${scope}; retry in ${seconds} s`, { retryAfter: seconds });
-    res.status(429).type('application/problem+json').send(JSON.stringify(problem.toBody()));
+    sendProblem(
+      res,
+      new HttpProblem(429, `Too many requests ${scope}; retry in ${seconds} s`, { retryAfter: seconds }),
+    );
   };
 }
 

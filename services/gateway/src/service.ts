@@ -7,7 +7,7 @@ import { type GatewayContext, gatewayEnv } from './config';
  * (cors -> auth -> rate limit -> access -> proxy) plus `/auth` and the API docs. Its MongoDB database holds the
  * sessions; NATS carries its access queries to community.
  */
-export const definition: ServiceDefinition<typeof gatewayEnv> = {
+export const definition: ServiceDefinition<typeof gatewayEnv, 'gateway'> = {
   name: 'gateway',
   env: gatewayEnv,
   mount: (app, ctx) => mountGateway(app, ctx as GatewayContext),

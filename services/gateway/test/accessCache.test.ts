@@ -3,21 +3,39 @@ import { AccessCache } from '../src/access';
 
 const reply: AccessReply = { member: true, owner: false, permissions: [], roles: ['1'], caps: ['cases.read'] };
 
+/** A clock the test moves by hand (ms). */
+function manualClock() {
+  let now = 1_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+/** A question whose answer comes when `release` is called. */
+function gated(value: AccessReply) {
+  let release: () => void = () => undefined;
+  const done = new Promise<void>((r) => {
+    release = r;
+  });
+  return { ask: jest.fn(async () => (await done, value)), release: () => release() };
+}
+
 describe('AccessCache', () => {
-  it('asks once for concurrent misses of one guild and user, and again after the TTL', async () => {
-    const ask = jest.fn(async () => {
-      await new Promise((r) => setTimeout(r, 20));
-      return reply;
-    });
-    const cache = new AccessCache(ask, 50);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => cache.get('10', '20')));
+  it('asks once for concurrent misses of one guild and user, and again only after the TTL', async () => {
+    const clock = manualClock();
+    const gate = gated(reply);
+    const cache = new AccessCache(gate.ask, 50, clock);
+    const pending = Array.from({ length: 20 }, () => cache.get('10', '20'));
+    gate.release();
+    const answers = await Promise.all(pending);
     expect(answers.every((a) => a.caps[0] === 'cases.read')).toBe(true);
-    expect(ask).toHaveBeenCalledTimes(1);
+    expect(gate.ask).toHaveBeenCalledTimes(1);
     await cache.get('10', '21');
-    expect(ask).toHaveBeenCalledTimes(2);
-    await new Promise((r) => setTimeout(r, 60));
+    expect(gate.ask).toHaveBeenCalledTimes(2);
+    clock.advance(49);
     await cache.get('10', '20');
-    expect(ask).toHaveBeenCalledTimes(3);
+    expect(gate.ask).toHaveBeenCalledTimes(2);
+    clock.advance(2);
+    await cache.get('10', '20');
+    expect(gate.ask).toHaveBeenCalledTimes(3);
   });
 
   it('does not keep a failed question: the next request asks again', async () => {
@@ -25,6 +43,14 @@ describe('AccessCache', () => {
     const cache = new AccessCache(ask, 10_000);
     await expect(cache.get('10', '20')).rejects.toThrow('community down');
     await expect(cache.get('10', '20')).resolves.toEqual(reply);
+    expect(ask).toHaveBeenCalledTimes(2);
+  });
+
+  it('with TTL 0 asks on every request', async () => {
+    const ask = jest.fn(async () => reply);
+    const cache = new AccessCache(ask, 0);
+    await cache.get('10', '20');
+    await cache.get('10', '20');
     expect(ask).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,5 +1,5 @@
 import { type RunningService, startService } from '@guildhall/shared';
-import { deleteNamespace, stopTestMongo, testDbName, testMongoUrl, testServiceEnv } from '@guildhall/shared/testing';
+import { deleteNamespace, stopTestMongo, testDbName, testMongoUrl, testServiceEnv } from '@guildhall/testkit';
 import { main } from '../src/cli/createSession';
 import type { GatewayConfig } from '../src/config';
 import { definition } from '../src/service';

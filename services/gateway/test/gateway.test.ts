@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { type FakePlatform, startFakePlatform } from '@guildhall/platform-simulator';
 import {
   type AccessReply,
   type AccessRequest,
@@ -20,16 +21,15 @@ import {
 } from '@guildhall/shared';
 import {
   deleteNamespace,
-  type FakePlatform,
   identityHeaders,
-  startFakePlatform,
   stopTestMongo,
   TEST_IDENTITY_SECRET,
   testNamespace,
   testNatsUrl,
   testServiceEnv,
   userIdentity,
-} from '@guildhall/shared/testing';
+} from '@guildhall/testkit';
+import type { z } from 'zod';
 import { createSession, hashSessionId } from '../src/auth/session';
 import { SessionModel } from '../src/auth/sessionModel';
 import type { GatewayConfig } from '../src/config';
@@ -82,11 +82,17 @@ function api(path: string, init: RequestInit & { cookie?: string } = {}): Promis
   return fetch(`${gateway.url}${path}`, { ...init, headers, redirect: 'manual' });
 }
 
-async function expectProblem(res: Response, status: number): Promise<{ detail: string; status: number }> {
+async function expectProblem(
+  res: Response,
+  status: number,
+  code?: string,
+): Promise<{ detail: string; status: number; code: string }> {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  const body = (await res.json()) as { detail: string; status: number; title: string };
+  const body = (await res.json()) as { detail: string; status: number; title: string; code: string };
   expect(body.status).toBe(status);
+  expect(typeof body.code).toBe('string');
+  if (code) expect(body.code).toBe(code);
   return body;
 }
 
@@ -107,6 +113,8 @@ beforeAll(async () => {
     name: 'community',
     logger,
     metrics: createMetricsRegistry('community'),
+    metricsToken: '',
+    trustProxy: false,
     isReady: () => true,
     mount: (express) =>
       mountRoutes(
@@ -293,7 +301,11 @@ describe('guild access', () => {
 
   it('answers 503 problem+json when the upstream service is down', async () => {
     const cookie = await sessionFor(OWNER);
-    const body = await expectProblem(await api(`/api/v1/servers/${GUILD}/journal`, { cookie }), 503);
+    const body = await expectProblem(
+      await api(`/api/v1/servers/${GUILD}/journal`, { cookie }),
+      503,
+      'upstream_unavailable',
+    );
     expect(body.detail).toMatch(/logs/);
   });
 });
@@ -445,7 +457,7 @@ describe('request guards', () => {
       headers: { origin: DASH, 'content-type': 'application/json' },
       body: JSON.stringify({ reason: 'x'.repeat(2000) }),
     });
-    await expectProblem(res, 413);
+    await expectProblem(res, 413, 'body_too_large');
   });
 
   it('answers 413 for a streamed (chunked) body past the limit, and streams one under it', async () => {
@@ -489,7 +501,7 @@ describe('request guards', () => {
     expect(last!.headers.get('ratelimit-policy')).toMatch(/"user"/);
     expect(last!.headers.get('ratelimit')).toMatch(/"user"/);
     const limited = await api(`/api/v1/servers/${GUILD}/tickets/settings`, { cookie });
-    await expectProblem(limited, 429);
+    await expectProblem(limited, 429, 'rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const other = await api(`/api/v1/servers/${GUILD}/tickets/settings`, { cookie: await sessionFor(OWNER) });
     expect(other.status).toBe(200);
@@ -507,6 +519,44 @@ describe('request guards', () => {
     await expectProblem(res, 405);
     expect(res.headers.get('allow')).toBe('GET');
     await expectProblem(await api('/api/v1/servers/abc/structure', { cookie }), 400);
+  });
+
+  it('refuses non-canonical ids and numbers in every path parameter of the route table (400 naming it, not proxied)', async () => {
+    const samples = ['111111111111111111', '1', '0123456789abcdef01234567', STAFF_ID, 'starter'];
+    // Only digit-only parameters (ids, numbers) are checked; the others (uuids, codes, template names) take letters.
+    const badFor = (schema: z.ZodType): string[] =>
+      schema.safeParse('x').success || schema.safeParse('0123456789abcdef01234567').success
+        ? []
+        : schema.safeParse('111111111111111111').success
+          ? ['0849000000000000000', '18446744073709551616']
+          : schema.safeParse('1').success
+            ? ['01', '0000000001']
+            : [];
+    const proxiedBefore = echoes.reduce((n, e) => n + e.received.length, 0) + communitySaw.length;
+    let checked = 0;
+    for (const route of apiRoutes) {
+      const shape = (route.params as z.ZodObject).shape as Record<string, z.ZodType>;
+      const valid = Object.fromEntries(
+        Object.entries(shape).map(([k, schema]) => [
+          k,
+          [...samples, ...((schema as { options?: string[] }).options ?? [])].find((v) => schema.safeParse(v).success),
+        ]),
+      );
+      for (const [name, schema] of Object.entries(shape)) {
+        for (const bad of badFor(schema)) {
+          const path = route.path.replace(/\{(\w+)\}/g, (_, k: string) => (k === name ? bad : String(valid[k])));
+          const res = await api(path, { method: route.method.toUpperCase() });
+          const body = await expectProblem(res, 400);
+          expect({ route: route.id, errors: (body as { errors?: unknown }).errors }).toEqual({
+            route: route.id,
+            errors: [expect.objectContaining({ field: `params.${name}` })],
+          });
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(apiRoutes.length);
+    expect(echoes.reduce((n, e) => n + e.received.length, 0) + communitySaw.length).toBe(proxiedBefore);
   });
 
   it('CORS: credentials for dashboard origins only', async () => {

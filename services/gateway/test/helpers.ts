@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type JwksServer, startJwksServer } from '@guildhall/shared/testing';
+import { type JwksServer, startJwksServer } from '@guildhall/testkit';
 
 /** What an echo upstream received. */
 export interface Echoed {

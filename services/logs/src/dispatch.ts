@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** A platform gateway dispatch as the bridge publishes it on `platform.dispatch.<t>`. */
+/** A platform gateway dispatch as the bridge publishes it on `platform.dispatch.<partition>.<t>`. */
 export interface Dispatch<D = unknown> {
   t: string;
   s: number | null;

@@ -1,36 +1,37 @@
 import { type ServiceDefinition, startPoller } from '@guildhall/shared';
-import { z } from 'zod';
+import { logsEnv } from './config';
 import { startConsumers } from './consumers';
+import { undoLeases } from './journal/model';
 import { Journal } from './journal/recordEvent';
 import { journalRoutes } from './journal/routes';
 import { messageRoutes } from './messages/routes';
 import { flushPosts } from './posting/flushPosts';
+import { postLeases } from './posting/model';
 import { queuePost } from './posting/queuePost';
+import { ChannelDirectory } from './privacy/channelFacts';
+import { sweepRetention } from './retention/retention';
 import { answerPeers } from './rpc/answerPeers';
 import { settingsRoutes } from './settings/routes';
 
 /**
- * Config of the logs service (besides the shared base):
- * - `ACTOR_MATCH_WINDOW_MS`: how far apart (ms) an event and the audit entry / case naming its actor may arrive;
- * - `LOG_POST_DELAY_MS`: how long (ms) an event waits before its embed is posted (lets a late audit entry name the actor);
- * - `LOG_FLUSH_MS`: interval (ms) of the embed poster;
- * - `INGEST_BATCH`: message dispatches written per bulk write.
+ * The logs service: platform ingest, 7-day message store and search, journal, log settings and log embeds. Moves
+ * claims stored under earlier field names (`undoing`, `claim`/`claimedAt`) to `lease` before starting.
  */
-const env = {
-  ACTOR_MATCH_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
-  LOG_POST_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
-  LOG_FLUSH_MS: z.coerce.number().int().positive().default(1_000),
-  INGEST_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
-};
-
-/** The logs service: platform ingest, 7-day message store and search, journal, log settings and log embeds. */
-export const definition: ServiceDefinition<typeof env> = {
+export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   name: 'logs',
-  env,
-  routes: (ctx) => [...settingsRoutes(ctx), ...messageRoutes(), ...journalRoutes(ctx)],
+  env: logsEnv,
+  routes: (ctx) => {
+    const directory = new ChannelDirectory(ctx.platform);
+    return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx)];
+  },
   start: async (ctx) => {
+    await undoLeases.adoptLegacy('undoing');
+    await postLeases.adoptLegacy('claim');
+    await postLeases.adoptLegacy('claimedAt');
+    const directory = new ChannelDirectory(ctx.platform);
+    const privacy = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
     const journal = new Journal(ctx.config.ACTOR_MATCH_WINDOW_MS, (event) =>
-      queuePost(event, ctx.config.LOG_POST_DELAY_MS),
+      queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
     );
     const poster = startPoller(
       'log-embeds',
@@ -38,7 +39,13 @@ export const definition: ServiceDefinition<typeof env> = {
       () => flushPosts(ctx.platform, ctx.logger),
       ctx.logger,
     );
+    const retention = startPoller(
+      'retention',
+      ctx.config.RETENTION_SWEEP_MS,
+      () => sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS),
+      ctx.logger,
+    );
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
-    return [poster, ...consumers, ...answerPeers(ctx)];
+    return [poster, retention, ...consumers, ...answerPeers(ctx, directory)];
   },
 };

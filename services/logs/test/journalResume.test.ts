@@ -1,7 +1,6 @@
-import { connectMongo, createLogger, disconnectMongo } from '@guildhall/shared';
-import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/shared/testing';
+import { connectMongo, createLogger, disconnectMongo, snowflakeTime, sortKey } from '@guildhall/shared';
+import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose from 'mongoose';
-import { snowflakeTime, sortKey } from '../src/ids';
 import { type EventRow, JournalEventModel } from '../src/journal/model';
 import { Journal, type NewEvent, RESUME_WINDOW_MS } from '../src/journal/recordEvent';
 

@@ -1,23 +1,25 @@
-import { JOURNAL_KINDS, RPC } from '@guildhall/shared';
+import { messageCreate, sampleGuild } from '@guildhall/platform-simulator';
 import {
-  eventually,
-  messageCreate,
-  type ServiceHarness,
-  sampleGuild,
-  snowflake,
-  startServiceHarness,
-} from '@guildhall/shared/testing';
+  type CaseCreatedEvent,
+  type EventData,
+  type EventType,
+  JOURNAL_KINDS,
+  newSnowflake,
+  RPC,
+} from '@guildhall/shared';
+import { eventsOfType, eventually, type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
 import { AuditLogEvent, ChannelType, type GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
+import type { LogsConfig } from '../src/config';
 import { definition } from '../src/service';
 
 const seed = sampleGuild();
 const ids = seed.ids;
 const g = ids.guild;
-const secret = snowflake();
-const otherGuild = snowflake();
+const secret = newSnowflake();
+const otherGuild = newSnowflake();
 seed.channels?.push({ id: secret, type: ChannelType.GuildText, name: 'secret', parent_id: ids.category });
 
-let h: ServiceHarness;
+let h: ServiceHarness<LogsConfig, 'logs'>;
 
 const user = (id: string, username: string, bot = false) => ({
   id,
@@ -55,7 +57,7 @@ function message(
 }
 
 function audit(actionType: number, userId: string, targetId: string | null, extra: object = {}) {
-  return { id: snowflake(), guild_id: g, action_type: actionType, user_id: userId, target_id: targetId, ...extra };
+  return { id: newSnowflake(), guild_id: g, action_type: actionType, user_id: userId, target_id: targetId, ...extra };
 }
 
 const attachment = {
@@ -66,14 +68,14 @@ const attachment = {
   proxy_url: 'https://cdn.example/a.png',
 };
 const m = {
-  hello: snowflake(),
-  reply: snowflake(),
-  secret: snowflake(),
-  bot: snowflake(),
-  bulk1: snowflake(),
-  bulk2: snowflake(),
+  hello: newSnowflake(),
+  reply: newSnowflake(),
+  secret: newSnowflake(),
+  bot: newSnowflake(),
+  bulk1: newSnowflake(),
+  bulk2: newSnowflake(),
 };
-const joiner = snowflake();
+const joiner = newSnowflake();
 const supportRole = seed.roles?.find((r) => r.id === ids.supportRole);
 const fullRole = (over: object) => ({
   id: ids.supportRole,
@@ -148,7 +150,7 @@ const stream: Array<[string, unknown]> = [
     }),
   ],
   ['MESSAGE_CREATE', message(m.secret, secret, member, 'hello from the secret channel')],
-  ['MESSAGE_CREATE', message(m.bot, ids.general, user(snowflake(), 'somebot', true), 'hello I am a bot')],
+  ['MESSAGE_CREATE', message(m.bot, ids.general, user(newSnowflake(), 'somebot', true), 'hello I am a bot')],
   ['MESSAGE_CREATE', message(m.bulk1, ids.general, member, 'bulk one')],
   ['MESSAGE_CREATE', message(m.bulk2, ids.general, member, 'bulk two')],
   [
@@ -211,8 +213,8 @@ async function replay(): Promise<void> {
 
 /** Publishes one fresh message and one fresh join and waits for both: every earlier dispatch was handled. */
 async function settle(): Promise<void> {
-  const mark = snowflake();
-  const sentinel = snowflake();
+  const mark = newSnowflake();
+  const sentinel = newSnowflake();
   await h.dispatch('MESSAGE_CREATE', message(mark, ids.general, admin, `sentinel${mark}`));
   await h.dispatch('GUILD_MEMBER_ADD', {
     guild_id: g,
@@ -241,7 +243,7 @@ afterAll(() => h?.close());
 describe('log settings', () => {
   it('rejects channels that are not in the guild, naming the field', async () => {
     const res = await api('PUT', '/logs', {
-      ignoredChannels: [snowflake()],
+      ignoredChannels: [newSnowflake()],
       ignoreBots: true,
       messagesChannel: ids.forum,
     });
@@ -446,6 +448,18 @@ describe('replay of a recorded dispatch stream', () => {
       ?.bans.set(ids.member, { user: h.fake.guild(g)?.members.get(ids.member)?.user as any, reason: 'spam links' });
     expect((await api('POST', `/journal/${ban.id}/undo`, {})).body.undoneAs).toBe('unban');
     expect(h.fake.callsTo('DELETE', '/guilds/{guild_id}/bans/{user_id}')).toHaveLength(1);
+    const undone = await eventually(async () => {
+      const event = h.events.find((e) => e.type === 'journal.undone');
+      expect(event).toBeDefined();
+      return event;
+    });
+    expect(undone?.data).toEqual({
+      event: ban.id,
+      kind: 'member_ban',
+      target: ids.member,
+      undoneBy: ids.admin,
+      undoneByName: expect.any(String),
+    });
     h.fake.assertNoViolations();
   });
 
@@ -470,11 +484,11 @@ describe('message search', () => {
   });
 
   it('never returns messages older than 7 days or from another guild', async () => {
-    const old = snowflake(new Date(Date.now() - 8 * 24 * 3600 * 1000));
-    const foreign = snowflake();
+    const old = newSnowflake(new Date(Date.now() - 8 * 24 * 3600 * 1000));
+    const foreign = newSnowflake();
     await h.dispatch('MESSAGE_CREATE', message(old, ids.general, member, 'ancient zebra'));
     await h.dispatch('MESSAGE_CREATE', {
-      ...message(foreign, snowflake(), member, 'foreign zebra'),
+      ...message(foreign, newSnowflake(), member, 'foreign zebra'),
       guild_id: otherGuild,
     });
     await settle();
@@ -484,8 +498,8 @@ describe('message search', () => {
 
 describe('moderation cases', () => {
   it('logs a case, publishes case.logged, gives the ban its moderator, and edits the log on update', async () => {
-    const target = snowflake();
-    const kase = {
+    const target = newSnowflake();
+    const kase: CaseCreatedEvent['case'] = {
       guild: g,
       number: 7,
       action: 'ban',
@@ -500,14 +514,14 @@ describe('moderation cases', () => {
       logMessage: null,
       createdAt: new Date().toISOString(),
     };
-    const logged = () => h.events.filter((e) => e.type === 'case.logged') as any[];
-    const emit = (type: string, data: unknown) =>
+    const logged = () => eventsOfType(h.events, 'case.logged');
+    const emit = <T extends EventType<'moderation'>>(type: T, data: EventData<'moderation', T>) =>
       h.peer.publish(
         `events.moderation.${g}.${type}`,
         { id: `${type}-${Math.random()}`, type, service: 'moderation', guild: g, at: new Date().toISOString(), data },
         `${type}-${Math.random()}`,
       );
-    await emit('case.created', kase);
+    await emit('case.created', { case: kase, duration: null, deleteMessageSeconds: null, failure: null });
     await h.dispatch('GUILD_BAN_ADD', { guild_id: g, user: user(target, 'troll') });
     await h.dispatch(
       'GUILD_AUDIT_LOG_ENTRY_CREATE',
@@ -530,7 +544,12 @@ describe('moderation cases', () => {
         data: expect.objectContaining({ case: 7 }),
       });
     });
-    await emit('case.updated', { ...kase, reason: 'raiding with alts' });
+    await emit('case.updated', {
+      case: { ...kase, reason: 'raiding with alts' },
+      previousReason: 'raiding',
+      editedBy: ids.moderator,
+      editedByName: 'modperson',
+    });
     await eventually(async () => {
       const edits = h.fake.callsTo('PATCH', '/channels/{channel_id}/messages/{message_id}');
       expect(edits).toHaveLength(1);
@@ -538,5 +557,55 @@ describe('moderation cases', () => {
       expect(JSON.stringify(edits[0].body)).toContain('raiding with alts');
     });
     h.fake.assertNoViolations();
+  });
+});
+
+describe('member snapshots from GUILD_MEMBERS_CHUNK', () => {
+  it('journals the leave of a member known only from a chunk with its name, roles and join time', async () => {
+    const chunked = newSnowflake();
+    const joinedAt = '2025-01-02T00:00:00.000000+00:00';
+    const who = user(chunked, 'chunky');
+    await h.dispatch('GUILD_MEMBERS_CHUNK', {
+      guild_id: g,
+      members: [
+        { user: who, nick: 'Chunk Nick', roles: [ids.moderatorRole], joined_at: joinedAt, deaf: false, mute: false },
+      ],
+      chunk_index: 0,
+      chunk_count: 1,
+    });
+    await h.dispatch('GUILD_MEMBER_REMOVE', { guild_id: g, user: who });
+    await eventually(async () =>
+      expect(await journal(`&target=${chunked}`)).toEqual([
+        expect.objectContaining({
+          kind: 'member_leave',
+          targetName: 'Chunk Nick',
+          data: expect.objectContaining({ roles: [ids.moderatorRole], joinedAt }),
+        }),
+      ]),
+    );
+  });
+});
+
+describe('member snapshots of a large guild', () => {
+  it('keeps members a GUILD_CREATE does not list, and takes members from GUILD_MEMBERS_CHUNK', async () => {
+    const chunked = newSnowflake();
+    const joinedAt = new Date().toISOString();
+    const [, guildCreate] = stream[0] as [string, Record<string, unknown>];
+    await h.dispatch('GUILD_CREATE', { ...guildCreate, member_count: 500, large: true, members: [] });
+    await h.dispatch('GUILD_MEMBERS_CHUNK', {
+      guild_id: g,
+      members: [
+        { user: user(chunked, 'chunked'), roles: [ids.moderatorRole], joined_at: joinedAt, deaf: false, mute: false },
+      ],
+      chunk_index: 0,
+      chunk_count: 1,
+    });
+    await h.dispatch('GUILD_MEMBER_REMOVE', { guild_id: g, user: user(chunked, 'chunked') });
+    await h.dispatch('GUILD_MEMBER_REMOVE', { guild_id: g, user: admin });
+    await settle();
+    const [left] = await journal(`&kind=member_leave&target=${chunked}`);
+    expect(left.data).toMatchObject({ roles: [ids.moderatorRole], joinedAt });
+    const [adminLeft] = await journal(`&kind=member_leave&target=${ids.admin}`);
+    expect(adminLeft.data.roles).toEqual([ids.adminRole]);
   });
 });

@@ -1,9 +1,11 @@
 import { RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { appealLeases } from './appeals/model';
 import { appealRoutes } from './appeals/routes';
 import { expireCases } from './cases/expireCases';
+import { caseLeases } from './cases/model';
 import { resumePendingCases } from './cases/resumePendingCases';
 import { caseRoutes } from './cases/routes';
-import { env } from './config';
+import { moderationEnv } from './config';
 import { startConsumers } from './consumers';
 import { moderationFeatures } from './features';
 import { recordRoutes } from './record/routes';
@@ -12,12 +14,12 @@ import { settingsRoutes } from './settings/routes';
 
 /**
  * The moderation service: cases (numbering, platform actions, expiry, revoke), appeals, message reports and the
- * member record. Starts the report and case-log consumers, the expiry poller (every `EXPIRY_POLL_MS`, and once at
+ * member record. Moves claims stored under the earlier `busyUntil` field to `lease`, then starts the report and case-log consumers, the expiry poller (every `EXPIRY_POLL_MS`, and once at
  * boot so anything that came due while down is handled) and the `RPC.features('moderation')` responder.
  */
-export const definition: ServiceDefinition<typeof env> = {
+export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> = {
   name: 'moderation',
-  env,
+  env: moderationEnv,
   routes: (ctx) => [
     ...caseRoutes(ctx),
     ...recordRoutes(ctx),
@@ -26,6 +28,8 @@ export const definition: ServiceDefinition<typeof env> = {
     ...settingsRoutes(ctx),
   ],
   async start(ctx) {
+    await caseLeases.adoptLegacy('busyUntil');
+    await appealLeases.adoptLegacy('busyUntil');
     const consumers = await startConsumers(ctx);
     const expiry = startPoller(
       'case-expiry',

@@ -1,5 +1,5 @@
 import { type FeaturesReply, RPC } from '@guildhall/shared';
-import { waitFor } from '@guildhall/shared/testing';
+import { eventsOfType, waitFor } from '@guildhall/testkit';
 import { type Harness, startHarness } from './harness';
 
 describe('appeals, reports, settings and features', () => {
@@ -73,13 +73,14 @@ describe('appeals, reports, settings and features', () => {
     const [lift] = h.fake.callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}').slice(-1);
     expect(lift.body).toEqual({ communication_disabled_until: null });
     const revoked = await waitFor(() =>
-      h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === c.body.number),
+      eventsOfType(h.events, 'case.revoked').find((e) => e.data.case.number === c.body.number),
     );
-    expect((revoked.data as any).appeal).toBe(res.body.id);
+    expect(revoked.data.appeal).toBe(res.body.id);
     const again = await h.call('POST', `${base}/appeals/${res.body.id}/decision`, {
       body: { decision: 'denied', note: '' },
     });
     expect(again.status).toBe(409);
+    expect(again.body.code).toBe('appeal_already_decided');
     h.fake.assertNoViolations();
   });
 
@@ -147,8 +148,8 @@ describe('appeals, reports, settings and features', () => {
     const interaction = reportInteraction('1400000000000000001', h.seed.ids.support, '1400000000000000100');
     await h.dispatch('INTERACTION_CREATE', interaction, 42);
     await h.dispatch('INTERACTION_CREATE', interaction, 42);
-    const created = await waitFor(() => h.events.find((e) => e.type === 'report.created'));
-    const report = (created.data as any).report;
+    const created = await waitFor(() => eventsOfType(h.events, 'report.created')[0]);
+    const report = created.data.report;
     expect(report).toMatchObject({
       guild: h.seed.id,
       message: '1400000000000000100',

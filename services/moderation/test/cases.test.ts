@@ -1,5 +1,5 @@
 import { MAX_TIMEOUT_SECONDS } from '@guildhall/shared';
-import { waitFor } from '@guildhall/shared/testing';
+import { eventsOfType, fakeDateOnly, waitFor } from '@guildhall/testkit';
 import { type Harness, startHarness } from './harness';
 
 describe('moderation cases', () => {
@@ -10,12 +10,13 @@ describe('moderation cases', () => {
     h = await startHarness();
     base = `/api/v1/servers/${h.seed.id}`;
   });
+  afterEach(() => jest.useRealTimers());
   afterAll(() => h.close());
 
   const create = (body: unknown, headers?: Record<string, string>) =>
     h.call('POST', `${base}/cases`, { body, headers, name: 'Mo' });
 
-  it('warns at once without a platform action, and names moderator and target', async () => {
+  it('warns at once without a platform action (only the DM), and names moderator and target', async () => {
     const before = h.fake.calls.length;
     const res = await create({ target: h.seed.ids.member, action: 'warn', reason: 'be nice' });
     expect(res.status).toBe(201);
@@ -33,9 +34,12 @@ describe('moderation cases', () => {
       logMessage: null,
     });
     const writes = h.fake.calls.slice(before).filter((c) => c.method !== 'GET');
-    expect(writes).toEqual([]);
+    expect(writes.map((c) => `${c.method} ${c.route}`)).toEqual([
+      'POST /users/@me/channels',
+      'POST /channels/{channel_id}/messages',
+    ]);
     const event = await waitFor(() =>
-      h.events.find((e) => e.type === 'case.created' && (e.data as any).case.number === res.body.number),
+      h.events.find((e) => e.type === 'case.created' && e.data.case.number === res.body.number),
     );
     expect(event).toMatchObject({ service: 'moderation', guild: h.seed.id, data: { failure: null, duration: null } });
   });
@@ -95,7 +99,7 @@ describe('moderation cases', () => {
     expect(injected.body.number).toBe(owner.body.number + 1);
     const failures = await waitFor(() => {
       const found = [aboveBot, owner, injected].map(
-        (r) => h.events.find((e) => e.type === 'case.created' && (e.data as any).case.number === r.body.number)?.data,
+        (r) => h.events.find((e) => e.type === 'case.created' && e.data.case.number === r.body.number)?.data,
       );
       return found.every(Boolean) ? found.map((d: any) => d.failure) : undefined;
     });
@@ -162,6 +166,28 @@ describe('moderation cases', () => {
     );
   });
 
+  it('cuts an audit reason ending in an emoji on code points: the ban is applied with a 512-character reason', async () => {
+    const guild = { ...h.seed, id: '78' + h.seed.id.slice(2) };
+    h.fake.seedGuild({ ...guild, roles: guild.roles!.map((r) => (r.id === h.seed.id ? { ...r, id: guild.id } : r)) });
+    const head = `Case #1 by Mo (${h.seed.ids.moderator}): `;
+    // The emoji's first UTF-16 unit is the 512th unit of the audit reason: a UTF-16 cut would split it.
+    const reason = `${'x'.repeat(511 - head.length)}\u{1F600} and more`;
+    const res = await h.call('POST', `/api/v1/servers/${guild.id}/cases`, {
+      body: { target: h.seed.ids.member, action: 'ban', reason },
+      caps: ['cases.write'],
+      guild: guild.id,
+      name: 'Mo',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'active', reason });
+    const [call] = h.fake.callsTo('PUT', '/guilds/{guild_id}/bans/{user_id}').slice(-1);
+    expect(call.path).toBe(`/guilds/${guild.id}/bans/${h.seed.ids.member}`);
+    const sent = Array.from(call.reason!);
+    expect(sent).toHaveLength(512);
+    expect(call.reason).toBe(`${head}${'x'.repeat(511 - head.length)}\u{1F600}`);
+    expect(h.fake.guild(guild.id)!.bans.has(h.seed.ids.member)).toBe(true);
+  });
+
   it('refuses without the cases.write capability', async () => {
     const res = await h.call('POST', `${base}/cases`, {
       body: { target: h.seed.ids.member, action: 'warn', reason: 'no cap' },
@@ -172,10 +198,10 @@ describe('moderation cases', () => {
 
   it('edits the reason, keeps the previous one in the event and re-renders the posted log message', async () => {
     const c = await create({ target: h.seed.ids.member, action: 'warn', reason: 'first reason' });
-    const posted = await h.service.ctx.platform.post(`/channels/${h.seed.ids.modLog}/messages`, {
-      body: { content: `case ${c.body.number}` },
+    const posted = await h.service.ctx.platform.channels.createMessage(h.seed.ids.modLog, {
+      content: `case ${c.body.number}`,
     });
-    const messageId = (posted as { id: string }).id;
+    const messageId = posted.id;
     await h.peer.publish(
       `events.logs.${h.seed.id}.case.logged`,
       {
@@ -198,7 +224,7 @@ describe('moderation cases', () => {
     expect(res.status).toBe(200);
     expect(res.body.reason).toBe('better reason');
     const event = await waitFor(() =>
-      h.events.find((e) => e.type === 'case.updated' && (e.data as any).case.number === c.body.number),
+      h.events.find((e) => e.type === 'case.updated' && e.data.case.number === c.body.number),
     );
     expect(event.data).toMatchObject({
       previousReason: 'first reason',
@@ -220,6 +246,7 @@ describe('moderation cases', () => {
     expect(h.fake.guild(h.seed.id)!.members.get(h.seed.ids.member)!.communication_disabled_until).toBeNull();
     const twice = await h.call('POST', `${base}/cases/${timeout.body.number}/revoke`);
     expect(twice.status).toBe(409);
+    expect(twice.body.code).toBe('case_already_revoked');
 
     const ban = await create({ target: h.seed.ids.member, action: 'ban', reason: 'rude' });
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(true);
@@ -227,9 +254,7 @@ describe('moderation cases', () => {
     expect(unban.body.status).toBe('revoked');
     expect(h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`)).toHaveLength(1);
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(false);
-    await waitFor(() =>
-      h.events.find((e) => e.type === 'case.revoked' && (e.data as any).case.number === ban.body.number),
-    );
+    await waitFor(() => h.events.find((e) => e.type === 'case.revoked' && e.data.case.number === ban.body.number));
     expect((await h.call('POST', `${base}/cases/424242/revoke`)).status).toBe(404);
     h.fake.assertNoViolations();
   });
@@ -240,20 +265,22 @@ describe('moderation cases', () => {
       user: { id: h.seed.ids.member, username: 'pat', discriminator: '0', global_name: null, avatar: null },
       roles: [],
     });
-    const ban = await create({ target: h.seed.ids.member, action: 'ban', reason: 'cool off', duration: 2 });
+    // The service runs in this process on a fake Date: the hour passes while it is stopped.
+    jest.useFakeTimers(fakeDateOnly);
+    const ban = await create({ target: h.seed.ids.member, action: 'ban', reason: 'cool off', duration: 3600 });
     expect(ban.body.status).toBe('active');
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(true);
     await h.service.stop();
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    jest.setSystemTime(Date.now() + 3600_000 + 1000);
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member)).toBe(true);
     await h.restart();
     await waitFor(() => !h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member));
     const [unban] = h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`).slice(-1);
     expect(unban.reason).toBe(`Expired: Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): cool off`);
     const event = await waitFor(() =>
-      h.events.find((e) => e.type === 'case.expired' && (e.data as any).case.number === ban.body.number),
+      eventsOfType(h.events, 'case.expired').find((e) => e.data.case.number === ban.body.number),
     );
-    expect((event.data as any).case.status).toBe('expired');
+    expect(event.data.case.status).toBe('expired');
     const again = await h.call('POST', `${base}/cases/${ban.body.number}/revoke`);
     expect(again.body.status).toBe('revoked');
     expect(h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`).slice(-1)[0]).toBe(unban);

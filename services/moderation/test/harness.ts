@@ -1,8 +1,9 @@
-import { type ServiceHarness, startServiceHarness } from '@guildhall/shared/testing';
+import { type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
+import type { ModerationConfig } from '../src/config';
 import { definition } from '../src/service';
 
 /** The moderation suites' harness (see `startServiceHarness`). */
-export type Harness = ServiceHarness;
+export type Harness = ServiceHarness<ModerationConfig, 'moderation'>;
 
 /**
  * Starts moderation with fast expiry polling and a short peer timeout, calling as the sample guild's moderator;

@@ -1,4 +1,4 @@
-import { waitFor } from '@guildhall/shared/testing';
+import { eventsOfType, waitFor } from '@guildhall/testkit';
 import { CaseModel, type CaseRow, caseId, newCaseRow } from '../src/cases/model';
 import { ABANDONED_AFTER_MS } from '../src/cases/resumePendingCases';
 import { type Harness, startHarness } from './harness';
@@ -36,7 +36,7 @@ describe('cases a crashed request left pending', () => {
       const row = await CaseModel.findById(caseId(h.seed.id, 901)).lean<CaseRow>();
       return row?.status === 'active' ? row : null;
     });
-    expect(ban.history.map((e) => e.change)).toEqual(['created', 'resumed', 'active']);
+    expect(ban.history.map((e) => e.change)).toEqual(['created', 'resumed', 'dm', 'active']);
     const bans = h.fake.callsTo('PUT', '/guilds/{guild_id}/bans/{user_id}');
     expect(bans.map((c) => c.path)).toEqual([`/guilds/${h.seed.id}/bans/${h.seed.ids.member}`]);
     expect(bans[0]!.reason).toContain('#901');
@@ -46,10 +46,7 @@ describe('cases a crashed request left pending', () => {
     });
     expect(kick.failure).toBeNull();
     const created = await waitFor(
-      async () =>
-        h.events
-          .filter((e) => e.type === 'case.created')
-          .map((e) => (e.data as { case: { number: number } }).case.number),
+      async () => eventsOfType(h.events, 'case.created').map((e) => e.data.case.number),
       (numbers) => numbers.includes(901) && numbers.includes(902),
     );
     expect(created.filter((n) => n === 901)).toHaveLength(1);

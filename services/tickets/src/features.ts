@@ -1,4 +1,5 @@
-import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceContext, type Stoppable } from '@guildhall/shared';
+import { type FeaturesReply, type FeaturesRequest, RPC, type Stoppable } from '@guildhall/shared';
+import type { TicketsContext } from './config';
 import { loadSettings } from './settings/loadSettings';
 import { TicketTypes } from './settings/model';
 
@@ -17,7 +18,7 @@ export async function ticketsFeature(guild: string): Promise<FeaturesReply> {
 }
 
 /** Answers `RPC.features('tickets')` ({guild}) with the `tickets` feature entry. */
-export function startFeaturesResponder(ctx: ServiceContext): Stoppable {
+export function startFeaturesResponder(ctx: TicketsContext): Stoppable {
   const sub = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('tickets'), ({ guild }) =>
     ticketsFeature(guild),
   );

@@ -1,14 +1,5 @@
-import {
-  badRequest,
-  bind,
-  type Identity,
-  platformProblem,
-  type RouteBinding,
-  Routes,
-  type ServiceContext,
-  ticketRoutes,
-} from '@guildhall/shared';
-import type { APIGuildMember } from 'discord-api-types/v10';
+import { badRequest, bind, type Identity, platformProblem, type RouteBinding, ticketRoutes } from '@guildhall/shared';
+import type { TicketsContext } from './config';
 import { toTicketMessage } from './messages/toTicketMessage';
 import { postPanel } from './panel/postPanel';
 import { displayName } from './platform/users';
@@ -18,9 +9,12 @@ import { createType, deleteType, updateType } from './settings/saveType';
 import { toSettings, toType } from './settings/toSettings';
 import { updateSettings } from './settings/updateSettings';
 import { getTicket } from './tickets/getTicket';
+import { listTickets } from './tickets/listTickets';
 import { openTicket } from './tickets/openTicket';
 import { toTicket } from './tickets/toTicket';
 import { transitionTicket } from './tickets/transitionTicket';
+import { renderTranscript } from './transcripts/renderTranscript';
+import { getTranscriptSettings, putTranscriptSettings } from './transcripts/settings';
 
 const actorOf = (identity: Identity): Actor => ({
   id: identity.sub,
@@ -36,10 +30,10 @@ async function settingsResponse(guild: string) {
  * The opener of a dashboard-opened ticket: the caller, or the member `opener` given by staff (looked up on the
  * platform for the display name; 400 when not a member of the guild).
  */
-async function resolveOpener(ctx: ServiceContext, guild: string, identity: Identity, opener?: string): Promise<Actor> {
+async function resolveOpener(ctx: TicketsContext, guild: string, identity: Identity, opener?: string): Promise<Actor> {
   if (!opener || opener === identity.sub) return actorOf(identity);
   try {
-    const member = (await ctx.platform.get(Routes.guildMember(guild, opener))) as APIGuildMember;
+    const member = await ctx.platform.guilds.getMember(guild, opener);
     return { id: opener, name: displayName(member.user, member) };
   } catch (err) {
     const message = 'is not a member of this guild';
@@ -51,24 +45,24 @@ async function resolveOpener(ctx: ServiceContext, guild: string, identity: Ident
 }
 
 /** The HTTP table of the tickets service: each route validates (shared contract), calls one use case, shapes the reply. */
-export function ticketsRoutes(ctx: ServiceContext): RouteBinding[] {
+export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
   return [
-    bind(ticketRoutes.getSettings, ({ params }) => settingsResponse(params.guild)),
-    bind(ticketRoutes.updateSettings, async ({ params, body, identity }) => {
+    bind(ticketRoutes.getTicketSettings, ({ params }) => settingsResponse(params.guild)),
+    bind(ticketRoutes.updateTicketSettings, async ({ params, body, identity }) => {
       await updateSettings(ctx, params.guild, body, actorOf(identity));
       return settingsResponse(params.guild);
     }),
-    bind(ticketRoutes.postPanel, async ({ params, body, identity }) => {
+    bind(ticketRoutes.postTicketPanel, async ({ params, body, identity }) => {
       await postPanel(ctx, params.guild, body.channel, actorOf(identity));
       return settingsResponse(params.guild);
     }),
-    bind(ticketRoutes.createType, async ({ params, body, identity }) =>
+    bind(ticketRoutes.createTicketType, async ({ params, body, identity }) =>
       toType(await createType(ctx, params.guild, body, actorOf(identity))),
     ),
-    bind(ticketRoutes.updateType, async ({ params, body, identity }) =>
+    bind(ticketRoutes.updateTicketType, async ({ params, body, identity }) =>
       toType(await updateType(ctx, params.guild, params.type, body, actorOf(identity))),
     ),
-    bind(ticketRoutes.deleteType, async ({ params, identity }) => {
+    bind(ticketRoutes.deleteTicketType, async ({ params, identity }) => {
       await deleteType(ctx, params.guild, params.type, actorOf(identity));
       return undefined;
     }),
@@ -76,8 +70,21 @@ export function ticketsRoutes(ctx: ServiceContext): RouteBinding[] {
       const opener = await resolveOpener(ctx, params.guild, identity, body.opener);
       return toTicket(await openTicket(ctx, params.guild, body.type, opener, body.answers));
     }),
-    bind(ticketRoutes.getTicket, async ({ params }) => {
+    bind(ticketRoutes.getTranscriptSettings, ({ params }) => getTranscriptSettings(params.guild)),
+    bind(ticketRoutes.putTranscriptSettings, ({ params, body }) => putTranscriptSettings(ctx, params.guild, body)),
+    bind(ticketRoutes.getTranscript, async ({ params, res }) => {
       const { ticket, messages } = await getTicket(params.guild, params.number);
+      const html = renderTranscript(ticket, messages);
+      res.status(200).type('html').send(html);
+      return html;
+    }),
+    bind(ticketRoutes.listTickets, ({ params, query }) => listTickets(params.guild, query)),
+    bind(ticketRoutes.getTicket, async ({ params, query, req, res }) => {
+      const { ticket, messages, more } = await getTicket(params.guild, params.number, query);
+      if (more && query.limit !== undefined) {
+        const next = new URLSearchParams({ before: messages[0]!._id, limit: String(query.limit) });
+        res.setHeader('Link', `<${req.path}?${next}>; rel="next"`);
+      }
       return { ticket: toTicket(ticket), messages: messages.map(toTicketMessage) };
     }),
     bind(ticketRoutes.ticketAction, async ({ params, body, identity }) =>

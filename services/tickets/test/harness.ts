@@ -1,9 +1,11 @@
-import { type ServiceHarness, snowflake, startServiceHarness } from '@guildhall/shared/testing';
+import { newSnowflake } from '@guildhall/shared';
+import { type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
 import { ChannelType, ComponentType, InteractionType } from 'discord-api-types/v10';
+import type { TicketsConfig } from '../src/config';
 import { definition } from '../src/service';
 
 /** The tickets suites' harness (see `startServiceHarness`) plus an interaction builder. */
-export interface Harness extends ServiceHarness {
+export interface Harness extends ServiceHarness<TicketsConfig, 'tickets'> {
   /** An INTERACTION_CREATE payload (`d`) of `user` pressing `customId` (type 3) or submitting a modal (type 5). */
   interaction(
     user: string,
@@ -25,7 +27,7 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
   const interaction: Harness['interaction'] = (user, customId, opts = {}) => {
     const member = h.fake.guild(h.seed.id)?.members.get(user);
     const channel = opts.channel ?? h.seed.ids.general;
-    const id = snowflake();
+    const id = newSnowflake();
     return {
       id,
       application_id: h.fake.clientId,

@@ -1,4 +1,4 @@
-import { type ApiRoute, apiRoutes, RouteMatcher } from '@guildhall/shared';
+import { type ApiRoute, apiRoutes, RouteMatcher, routeStatuses } from '@guildhall/shared';
 
 /**
  * Records which contract endpoint each request hit and the statuses seen, and prints the coverage table
@@ -28,6 +28,14 @@ export class Coverage {
   /** Spec endpoints never called. */
   missingSpecRoutes(): ApiRoute[] {
     return apiRoutes.filter((r) => r.inSpec && !this.seen.has(r));
+  }
+
+  /** `<route id> <status>` for every status seen that the OpenAPI document does not declare for that route. */
+  undeclaredStatuses(): string[] {
+    return [...this.seen].flatMap(([route, statuses]) => {
+      const declared = new Set([route.success.status, ...routeStatuses(route)]);
+      return [...statuses].filter((s) => !declared.has(s)).map((s) => `${route.id} ${s}`);
+    });
   }
 
   /** Statuses seen for a route id. */

@@ -64,7 +64,7 @@ export function pathOf(route: ApiRoute, ids: RealIds, overrides: Record<string, 
 
 /** A valid query string (with `?`) for the route: empty except where an empty one would act destructively. */
 export function sampleQuery(route: ApiRoute): string {
-  return route.id === 'deleteItems' ? '?preview=true' : '';
+  return route.id === 'deleteItems' || route.id === 'deletePackSubscription' ? '?preview=true' : '';
 }
 
 type JsonSchema = {
@@ -127,7 +127,7 @@ function minimal(node: JsonSchema, root: JsonSchema, key: string, ids: RealIds):
     case 'string':
       if (s.format === 'date-time') return new Date(Date.now() + 30 * 86_400_000).toISOString();
       if (s.format === 'uuid') return ids.batch;
-      if (s.pattern === '^[0-9]{1,20}$') return snowflakeFor(key, ids);
+      if (s.pattern === '^[1-9][0-9]{0,19}$') return snowflakeFor(key, ids);
       if (s.pattern === '^[0-9a-f]{24}$') return ids.ticketType;
       return 'security suite check text'.padEnd(s.minLength ?? 1, '.').slice(0, s.maxLength ?? 200);
     default:

@@ -1,5 +1,5 @@
-import { FIXTURE_IDS } from '@guildhall/shared/platformBridge';
-import { DASHBOARD_ORIGIN, type System, waitFor } from '@guildhall/shared/testing';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { DASHBOARD_ORIGIN, quietBusState, type System, waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
 import { type Answer, ApiClient } from './client';
 import type { Coverage } from './coverage';
@@ -73,7 +73,8 @@ export function otherGuildIds(sys: System): OtherIds {
 /**
  * Replays the fixture day, signs everyone in, and creates through the API the records whose ids the matrix needs:
  * the moderator's role gets only `MODERATOR_CAP`, a warn case about `PLAIN_MEMBER`, a ticket type, the panel and a
- * ticket, the member's appeal, a pack, a promo batch (staff). Returns the callers and the ids.
+ * ticket, the member's appeal, a pack, a promo batch (staff); then waits until every service consumed it all. Returns
+ * the callers and the ids.
  */
 export async function prepareSecurityWorld(sys: System, coverage: Coverage): Promise<SecurityWorld> {
   sys.fake.seedUser({
@@ -81,7 +82,7 @@ export async function prepareSecurityWorld(sys: System, coverage: Coverage): Pro
     username: 'plain-member',
     guilds: [{ id: sys.guild, name: 'Lantern Hall', owner: false, permissions: '0' }],
   });
-  await sys.replayFixture();
+  await sys.dayPlayer.play();
   const session = async (user: string) =>
     new ApiClient(sys.gatewayUrl, coverage, { cookie: await sys.login(user), origin: DASHBOARD_ORIGIN });
   const ownerSession = await sys.login(FIXTURE_IDS.owner);
@@ -146,6 +147,12 @@ export async function prepareSecurityWorld(sys: System, coverage: Coverage): Pro
     () => owner.get(`${g}/journal?kind=member_join&limit=1`),
     (r) => r.status === 200 && r.body.events.length === 1,
     30_000,
+  );
+  // Every service has consumed the replayed day and the setup's events (the snapshots compare a quiet system).
+  await waitFor(
+    () => quietBusState(sys.namespace, sys.natsUrl),
+    (state) => state !== null,
+    120_000,
   );
   const fixture = sys.fake.guild(sys.guild)!;
   const ids: RealIds = {

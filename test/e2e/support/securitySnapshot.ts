@@ -1,4 +1,5 @@
-import type { FakePlatform, RecordedCall } from '@guildhall/shared/testing';
+import type { FakePlatform, RecordedCall } from '@guildhall/platform-simulator';
+import { quietBusState, type System, waitFor } from '@guildhall/testkit';
 import type { ApiClient } from './client';
 
 /** Guild reads whose answers make up a state snapshot (paths under `/api/v1/servers/{guild}`). */
@@ -28,21 +29,29 @@ export async function guildSnapshot(
   return Object.fromEntries(paths.map((p, i) => [p, `${answers[i]!.status} ${JSON.stringify(answers[i]!.body)}`]));
 }
 
-/** Reads the snapshot until two reads 300 ms apart agree (events still being consumed settle first). */
+/**
+ * The snapshot once the system is quiet: read while every JetStream consumer of the system's namespace had consumed
+ * and acknowledged every event and dispatch, with nothing published during the read (events still being consumed
+ * settle first).
+ */
 export async function settledSnapshot(
+  sys: Pick<System, 'namespace' | 'natsUrl'>,
   client: ApiClient,
   guild: string,
   members: string[],
   timeoutMs = 20_000,
 ): Promise<Record<string, string>> {
-  const end = Date.now() + timeoutMs;
-  let last = await guildSnapshot(client, guild, members);
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 300));
-    const next = await guildSnapshot(client, guild, members);
-    if (JSON.stringify(next) === JSON.stringify(last) || Date.now() > end) return next;
-    last = next;
-  }
+  const snapshot = await waitFor(
+    async () => {
+      const before = await quietBusState(sys.namespace, sys.natsUrl);
+      if (before === null) return null;
+      const read = await guildSnapshot(client, guild, members);
+      return (await quietBusState(sys.namespace, sys.natsUrl)) === before ? read : null;
+    },
+    (read) => read !== null,
+    timeoutMs,
+  );
+  return snapshot as Record<string, string>;
 }
 
 /** The fake platform's recorded calls that change something (every method but GET). */

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { guildDayDispatches } from '@guildhall/shared/platformBridge';
+import { guildDayDispatches } from '@guildhall/platform-simulator';
 import {
   GatewayDispatchEvents,
   type GatewayMessageCreateDispatch,

@@ -1,11 +1,13 @@
 import {
   AckPolicy,
+  type ConsumerConfig,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
   jetstream,
   jetstreamManager,
+  type StreamConfig,
 } from '@nats-io/jetstream';
 import {
   connect,
@@ -34,8 +36,11 @@ export interface BusMessage<T = unknown> {
   deliveryCount: number;
 }
 
-/** Options of a durable JetStream consumer. `filterSubjects` are without the namespace prefix. */
-export interface ConsumeOptions {
+/**
+ * Options of a durable JetStream consumer. `filterSubjects` are without the namespace prefix. Build them with
+ * `eventConsumer` (service events) or `dispatchConsumer` (platform dispatches) to get checked, typed messages.
+ */
+export interface ConsumeOptions<T = unknown> {
   stream: StreamName;
   durable: string;
   filterSubjects: string[];
@@ -45,10 +50,16 @@ export interface ConsumeOptions {
   ackWaitMs?: number;
   /** Deliveries of one message before it is parked on `deadletter.<durable>` (default 20). */
   maxDeliver?: number;
+  /**
+   * Checks and types a message's decoded JSON (`subject` without the namespace prefix). A message it throws on (or
+   * that is not JSON) is parked on `deadletter.<durable>` at once and logged, never handed to the handler.
+   * Without it the JSON is handed on as it is.
+   */
+  parse?: (data: unknown, subject: string) => T;
 }
 
 /** Answer envelope of the request-reply helper. */
-type Reply = { ok: true; data: unknown } | { ok: false; problem: { status: number; detail: string } };
+type Reply = { ok: true; data: unknown } | { ok: false; problem: { status: number; detail: string; code?: string } };
 
 /**
  * The event bus over NATS JetStream. Subjects and stream names are prefixed with the namespace
@@ -94,7 +105,12 @@ export class EventBus {
 
   /** Stream name with this bus's namespace prefix. */
   streamName(stream: StreamName): string {
-    return this.namespace ? `${this.namespace}_${stream}` : stream;
+    return this.resourceName(stream);
+  }
+
+  /** A JetStream resource name (stream, key-value bucket) with this bus's namespace prefix: `<namespace>_<name>`. */
+  resourceName(name: string): string {
+    return this.namespace ? `${this.namespace}_${name}` : name;
   }
 
   /** True while connected to NATS. */
@@ -102,7 +118,11 @@ export class EventBus {
     return this.connected && !this.closed;
   }
 
-  /** Creates the EVENTS (30 days) and PLATFORM (7 days) streams when missing. */
+  /**
+   * Creates the EVENTS (30 days, `events.>`) and PLATFORM (7 days, `platform.dispatch.>`) streams when missing, and
+   * updates an existing stream whose subjects, maximum age or duplicate window differ (a deployment that changes
+   * them migrates the stream in place; stored messages are kept).
+   */
   async ensureStreams(): Promise<void> {
     const day = 24 * 3600 * 1000;
     const streams: Array<[StreamName, string, number]> = [
@@ -110,24 +130,33 @@ export class EventBus {
       ['PLATFORM', 'platform.dispatch.>', 7 * day],
     ];
     for (const [stream, subject, maxAgeMs] of streams) {
-      const name = this.streamName(stream);
-      try {
-        await this.jsm.streams.info(name);
-      } catch {
-        await this.jsm.streams
-          .add({
-            name,
-            subjects: [this.subject(subject)],
-            max_age: nanos(maxAgeMs),
-            duplicate_window: nanos(10 * 60 * 1000),
-          })
-          .catch(async (err) => {
-            await this.jsm.streams.info(name).catch(() => {
-              throw err;
-            });
-          });
+      const wanted = {
+        name: this.streamName(stream),
+        subjects: [this.subject(subject)],
+        max_age: nanos(maxAgeMs),
+        duplicate_window: nanos(10 * 60 * 1000),
+      };
+      const existing = await this.jsm.streams.info(wanted.name).catch(() => null);
+      if (existing) {
+        await this.updateStreamIfChanged(existing.config, wanted);
+        continue;
       }
+      await this.jsm.streams.add(wanted).catch(async (err) => {
+        await this.jsm.streams.info(wanted.name).catch(() => {
+          throw err;
+        });
+      });
     }
+  }
+
+  private async updateStreamIfChanged(current: StreamConfig, wanted: Partial<StreamConfig> & { name: string }) {
+    const same =
+      current.subjects?.join(' ') === wanted.subjects?.join(' ') &&
+      current.max_age === wanted.max_age &&
+      current.duplicate_window === wanted.duplicate_window;
+    if (same) return;
+    this.logger.info({ stream: wanted.name, from: current.subjects, to: wanted.subjects }, 'updating stream config');
+    await this.jsm.streams.update(wanted.name, { ...current, ...wanted });
   }
 
   /**
@@ -148,9 +177,10 @@ export class EventBus {
   /**
    * Starts a durable, explicit-ack consumer that hands messages one by one, in stream order, to `handler`.
    * A handler that throws gets the message again after a growing delay; after `maxDeliver` attempts the message
-   * is parked on `deadletter.<durable>` and logged. Returns a function that stops the consumer.
+   * is parked on `deadletter.<durable>` and logged; so is a message `opts.parse` refuses, at once. Returns a function
+   * that stops the consumer.
    */
-  consume<T>(opts: ConsumeOptions, handler: (msg: BusMessage<T>) => Promise<void>): Promise<() => Promise<void>> {
+  consume<T>(opts: ConsumeOptions<T>, handler: (msg: BusMessage<T>) => Promise<void>): Promise<() => Promise<void>> {
     return this.consumeBatches<T>(opts, 1, async (batch) => {
       for (const msg of batch) await handler(msg);
     });
@@ -161,7 +191,7 @@ export class EventBus {
    * for handlers that write in bulk. A batch that throws is redelivered whole, so `handler` must be idempotent.
    */
   async consumeBatches<T>(
-    opts: ConsumeOptions,
+    opts: ConsumeOptions<T>,
     batchSize: number,
     handler: (batch: BusMessage<T>[]) => Promise<void>,
   ): Promise<() => Promise<void>> {
@@ -178,11 +208,7 @@ export class EventBus {
       max_deliver: -1,
     };
     const wanted = (m: JsMsg) => serverFilters || filters.some((f) => subjectMatches(f, m.subject));
-    try {
-      await this.jsm.consumers.add(stream, config);
-    } catch {
-      await this.jsm.consumers.update(stream, config.durable_name, config);
-    }
+    await this.ensureConsumer(stream, config);
     const consumer = await this.js.consumers.get(stream, config.durable_name);
     const messages = await consumer.consume({ max_messages: Math.max(batchSize * 2, 64) });
     const maxDeliver = opts.maxDeliver ?? 20;
@@ -190,8 +216,18 @@ export class EventBus {
     let chain = Promise.resolve();
     let scheduled = false;
 
-    const process = async (batch: JsMsg[]) => {
-      const decoded = batch.map((m) => this.decode<T>(m));
+    const process = async (received: JsMsg[]) => {
+      const batch: JsMsg[] = [];
+      const decoded: BusMessage<T>[] = [];
+      for (const m of received) {
+        try {
+          decoded.push(this.decode(m, opts.parse));
+          batch.push(m);
+        } catch (err) {
+          this.park(m, opts.durable, err, 'message refused by its schema; parked on dead letter');
+        }
+      }
+      if (!batch.length) return;
       const requestId = batch[0]?.headers?.get(REQUEST_ID_HEADER) || `nats-${batch[0]?.seq}`;
       try {
         await runWithRequestId(requestId, () => handler(decoded));
@@ -232,6 +268,47 @@ export class EventBus {
   }
 
   /**
+   * Creates the durable consumer `config.durable_name`, or brings an existing one to `config` (a deployment changed
+   * its filters or limits): updated in place when the server allows it, else (a changed filter on NATS < 2.10, a
+   * switch between one and several filters) deleted and created again to start right after the last message it
+   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones.
+   */
+  private async ensureConsumer(
+    stream: string,
+    config: Partial<ConsumerConfig> & { durable_name: string },
+  ): Promise<void> {
+    const name = config.durable_name;
+    const existing = await this.jsm.consumers.info(stream, name).catch(() => null);
+    if (!existing) {
+      await this.jsm.consumers.add(stream, config).catch(async (err) => {
+        await this.jsm.consumers.info(stream, name).catch(() => {
+          throw err;
+        });
+      });
+      return;
+    }
+    const current = existing.config;
+    const norm = (v: unknown) => JSON.stringify(v === '' || (Array.isArray(v) && !v.length) ? null : (v ?? null));
+    const keys = ['filter_subject', 'filter_subjects', 'max_ack_pending', 'ack_wait', 'max_deliver'] as const;
+    const changed = keys.some((key) => norm(current[key]) !== norm(config[key]));
+    if (!changed) return;
+    this.logger.info({ stream, durable: name }, 'updating consumer config');
+    const { deliver_policy: _policy, durable_name: _name, ack_policy: _ack, ...changes } = config;
+    try {
+      // `update` merges into the current config: a filter that goes away must be cleared explicitly
+      await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
+    } catch (err) {
+      this.logger.info({ err, stream, durable: name }, 'consumer cannot be updated in place; recreating it');
+      await this.jsm.consumers.delete(stream, name);
+      await this.jsm.consumers.add(stream, {
+        ...config,
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: existing.ack_floor.stream_seq + 1,
+      });
+    }
+  }
+
+  /**
    * Answers requests on `subject` (core NATS, one queue group per subject so replicas share the load).
    * `handler` gets the decoded JSON; what it returns is the answer. A thrown `HttpProblem` travels back
    * to the requester as that problem; any other error as a 500.
@@ -250,7 +327,13 @@ export class EventBus {
           } catch (e) {
             const status = e instanceof HttpProblem ? e.status : 500;
             if (status >= 500) this.logger.error({ err: e, subject }, 'request handler failed');
-            answer = { ok: false, problem: { status, detail: e instanceof HttpProblem ? e.detail : 'internal error' } };
+            answer = {
+              ok: false,
+              problem:
+                e instanceof HttpProblem
+                  ? { status, detail: e.detail, code: e.code }
+                  : { status, detail: 'internal error', code: 'internal_error' },
+            };
           }
           msg.respond(encoder.encode(JSON.stringify(answer)));
         });
@@ -279,7 +362,12 @@ export class EventBus {
     const answer = JSON.parse(decoder.decode(raw)) as Reply;
     if (answer.ok) return answer.data as Res;
     const problem = answer.problem;
-    throw new HttpProblem(isProblemBody(problem) ? problem.status : (problem.status ?? 502), problem.detail);
+    throw new HttpProblem(
+      isProblemBody(problem) ? problem.status : (problem.status ?? 502),
+      problem.detail,
+      {},
+      problem.code,
+    );
   }
 
   /** Stops every consumer started here, then drains and closes the connection. */
@@ -296,11 +384,13 @@ export class EventBus {
     return major > 2 || (major === 2 && minor >= 10);
   }
 
-  private decode<T>(m: JsMsg): BusMessage<T> {
+  private decode<T>(m: JsMsg, parse: ConsumeOptions<T>['parse']): BusMessage<T> {
     const prefix = this.namespace ? `${this.namespace}.` : '';
+    const subject = m.subject.startsWith(prefix) ? m.subject.slice(prefix.length) : m.subject;
+    const json: unknown = JSON.parse(decoder.decode(m.data));
     return {
-      subject: m.subject.startsWith(prefix) ? m.subject.slice(prefix.length) : m.subject,
-      data: JSON.parse(decoder.decode(m.data)) as T,
+      subject,
+      data: parse ? parse(json, subject) : (json as T),
       msgId: m.headers?.get('Nats-Msg-Id') || undefined,
       deliveryCount: m.info.deliveryCount,
     };
@@ -313,7 +403,12 @@ export class EventBus {
       m.nak(Math.min(30_000, 200 * 2 ** attempt));
       return;
     }
-    this.logger.error({ err, subject: m.subject, attempt }, 'handler kept failing; message parked on dead letter');
+    this.park(m, durable, err, 'handler kept failing; message parked on dead letter');
+  }
+
+  /** Copies `m` to `deadletter.<durable>` (core NATS, headers kept), logs why, and ends its delivery. */
+  private park(m: JsMsg, durable: string, err: unknown, why: string): void {
+    this.logger.error({ err, subject: m.subject, attempt: m.info.deliveryCount }, why);
     this.nc.publish(this.subject(`deadletter.${durable}`), m.data, { headers: m.headers });
     m.term();
   }

@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema } from 'mongoose';
+import type { ServiceName } from '../contract/route';
+import type { EventData, EventService, EventType, ServiceEvent } from '../events/serviceEvent';
 import type { Logger } from '../logger';
 import { type Poller, startPoller } from '../poller';
 import { currentRequestId, runWithRequestId } from '../requestContext';
 import type { EventBus } from './eventBus';
-
-/** A service event: what `Outbox.emit` takes and what consumers receive as the message data. */
-export interface ServiceEvent<T = unknown> {
-  /** Unique id; also the JetStream `Nats-Msg-Id`. */
-  id: string;
-  /** Dotted name, e.g. `case.created`. */
-  type: string;
-  service: string;
-  guild: string;
-  /** ISO 8601 time of the change. */
-  at: string;
-  data: T;
-}
 
 interface OutboxRow {
   _id: string;
@@ -50,24 +39,29 @@ outboxSchema.index(
  * the retry safe. Sent rows expire after a day. The service's own write and the outbox row are two writes (the
  * embedded MongoDB has no multi-document transactions), so a process killed between them loses that one event.
  */
-export class Outbox {
+export class Outbox<S extends ServiceName = ServiceName> {
   private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
   private readonly poller: Poller;
 
   constructor(
     private readonly bus: EventBus,
-    private readonly service: string,
+    private readonly service: S,
     logger: Logger,
   ) {
     this.poller = startPoller('outbox', 1_000, () => this.flush(), logger);
   }
 
   /**
-   * Stores and publishes event `type` of `guild` on `events.<service>.<guild>.<type>`. Resolves once stored;
-   * the publish itself is retried until NATS accepts it.
+   * Stores and publishes event `type` of `guild` on `events.<service>.<guild>.<type>`; `data` is type-checked
+   * against the payload schema of `serviceEvents[service][type]`. Resolves once stored; the publish itself is
+   * retried until NATS accepts it.
    */
-  async emit<T>(guild: string, type: string, data: T): Promise<ServiceEvent<T>> {
-    const event: ServiceEvent<T> = {
+  async emit<T extends EventType<S>>(
+    guild: string,
+    type: T,
+    data: EventData<S & EventService, T & EventType<S & EventService>>,
+  ): Promise<void> {
+    const event = {
       id: randomUUID(),
       type,
       service: this.service,
@@ -85,7 +79,6 @@ export class Outbox {
     };
     await this.model.create(row);
     await this.send(row as OutboxRow).catch(() => undefined);
-    return event;
   }
 
   /** Publishes every unsent row, oldest first. */

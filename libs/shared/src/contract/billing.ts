@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, GuildParams, Snowflake } from './common';
+import { DateTime, GuildParams, integerString, Snowflake } from './common';
 import { defineRoute } from './route';
 
 export const PROVIDERS = ['payments', 'ios-store', 'android-store'] as const;
@@ -239,7 +239,7 @@ export const billingRoutes = {
     success: { status: 200, schema: PromoCode, description: 'The revoked code' },
     errors: [400, 404, 409],
   }),
-  listNotifications: defineRoute({
+  listBillingNotifications: defineRoute({
     id: 'listBillingNotifications',
     method: 'get',
     path: '/api/staff/billing/notifications',
@@ -254,12 +254,7 @@ export const billingRoutes = {
     query: z.strictObject({
       status: z.enum(NOTIFICATION_STATUSES).optional(),
       provider: z.enum(PROVIDERS).optional(),
-      limit: z
-        .string()
-        .regex(/^[0-9]{1,3}$/, 'must be an integer from 1 to 100')
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .optional(),
+      limit: integerString(1, 100).optional(),
     }),
     success: {
       status: 200,
@@ -332,7 +327,7 @@ export const billingRoutes = {
     },
     errors: [400, 409],
   }),
-  webhook: defineRoute({
+  receiveWebhook: defineRoute({
     id: 'receiveWebhook',
     method: 'post',
     path: '/api/webhooks/{provider}',

@@ -214,7 +214,8 @@ export const communityRoutes = {
     summary: "Set a staff role's capabilities",
     description:
       'Sets the capabilities of `role` (unknown cap -> 400; a role not of this guild -> 404; a managed role -> 400). ' +
-      'An empty list removes the role from staff. Answers every staff role with its platform permissions (`discord`) ' +
+      "Unless the caller is the guild owner or an Administrator, 403 when `role` is not below the caller's highest " +
+      'role or when a cap being granted or removed is not one the caller holds. An empty list removes the role from staff. Answers every staff role with its platform permissions (`discord`) ' +
       'and caps; `auto` marks roles that hold caps through their platform permissions.',
     params: z.strictObject({ guild: Snowflake, role: Snowflake }),
     body: z.strictObject({ caps: z.array(CapSchema).max(50) }),
@@ -277,7 +278,7 @@ export const communityRoutes = {
     success: { status: 200, schema: PacksResponse, description: 'Packs' },
     errors: [],
   }),
-  putSubscription: defineRoute({
+  putPackSubscription: defineRoute({
     id: 'putPackSubscription',
     method: 'put',
     path: '/api/v1/servers/{guild}/packs/{pack}/subscription',
@@ -297,6 +298,25 @@ export const communityRoutes = {
     body: z.strictObject({ contributes: z.boolean() }),
     success: { status: 204, description: 'Done' },
     errors: [400, 404, 409, 502],
+  }),
+  deletePackSubscription: defineRoute({
+    id: 'deletePackSubscription',
+    method: 'delete',
+    path: '/api/v1/servers/{guild}/packs/{pack}/subscription',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Unsubscribe from a pack, removing its copies',
+    description:
+      "Deletes this guild's copies of the pack's items on the platform, then the subscription. With `preview=true` " +
+      'answers `{applied:false, lines, conflicts}` (one line per copy that would be deleted) and changes nothing. ' +
+      '404 when the guild is not subscribed; 400 for a pack the guild owns; 502 when the platform refuses a deletion ' +
+      '(copies deleted before stay deleted; call again to finish).',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    query: z.strictObject({ preview: BooleanQuery.optional() }),
+    success: { status: 200, schema: ItemDeletionResult, description: 'What was (or would be) done' },
+    errors: [400, 404, 502],
   }),
   putPackItems: defineRoute({
     id: 'putPackItems',

@@ -88,7 +88,7 @@ export const LogSettings = z
 const LogSettingsResponse = z.strictObject({ settings: LogSettings }).meta({ id: 'LogSettingsResponse' });
 
 export const logRoutes = {
-  putLogs: defineRoute({
+  putLogSettings: defineRoute({
     id: 'putLogSettings',
     method: 'put',
     path: '/api/v1/servers/{guild}/logs',
@@ -100,7 +100,10 @@ export const logRoutes = {
     description:
       'Sets `ignoredChannels` (at most 100) and `ignoreBots`, and optionally the destination channel of each category ' +
       '(`messagesChannel`, `membersChannel`, `moderationChannel`, `serverChannel`; null turns a category off; absent ' +
-      'keeps it). Every channel must be a channel of this guild (400 naming the field otherwise).',
+      'keeps it). Every channel must be a channel of this guild (400 naming the field otherwise); `ignoredChannels` ' +
+      "may name categories (covering their channels and those channels' threads), channels (covering their threads) " +
+      'and threads. `logPrivateThreads` (optional, absent keeps it, default false): log messages of private threads ' +
+      '(ticket threads are never logged; tickets keep their own transcript).',
     params: GuildParams,
     body: z.strictObject({
       ignoredChannels: z.array(Snowflake).max(100),
@@ -109,11 +112,12 @@ export const logRoutes = {
       membersChannel: Snowflake.nullable().optional(),
       moderationChannel: Snowflake.nullable().optional(),
       serverChannel: Snowflake.nullable().optional(),
+      logPrivateThreads: z.boolean().optional(),
     }),
     success: { status: 200, schema: LogSettingsResponse, description: 'The stored settings' },
     errors: [400],
   }),
-  getLogs: defineRoute({
+  getLogSettings: defineRoute({
     id: 'getLogSettings',
     method: 'get',
     path: '/api/v1/servers/{guild}/logs',
@@ -122,9 +126,17 @@ export const logRoutes = {
     cap: 'logs.read',
     inSpec: false,
     summary: 'Log settings',
-    description: 'The log settings of the guild (defaults: no destinations, nothing ignored, bots logged).',
+    description:
+      'The log settings of the guild (defaults: no destinations, nothing ignored, bots logged, private threads not ' +
+      'logged) and `logPrivateThreads`.',
     params: GuildParams,
-    success: { status: 200, schema: LogSettingsResponse, description: 'The settings' },
+    success: {
+      status: 200,
+      schema: z
+        .strictObject({ settings: LogSettings, logPrivateThreads: z.boolean() })
+        .meta({ id: 'LogSettingsWithPrivacy' }),
+      description: 'The settings',
+    },
     errors: [],
   }),
   searchMessages: defineRoute({
@@ -155,7 +167,7 @@ export const logRoutes = {
     },
     errors: [400],
   }),
-  journal: defineRoute({
+  listJournal: defineRoute({
     id: 'listJournal',
     method: 'get',
     path: '/api/v1/servers/{guild}/journal',

@@ -141,6 +141,66 @@ export const ModerationSettings = z
   })
   .meta({ id: 'ModerationSettings' });
 
+/** The platform's refusal of an action: HTTP status, its JSON error code and message (e.g. 403 / 50013). */
+export const PlatformRefusal = z
+  .strictObject({ status: z.number().int(), code: z.number().int(), message: z.string() })
+  .meta({ id: 'PlatformRefusal' });
+
+/** The changes a case history records (docs/moderation.md). */
+export const CASE_CHANGES = [
+  'created',
+  'resumed',
+  'active',
+  'failed',
+  'reason',
+  'logged',
+  'revoked',
+  'expired',
+  'dm',
+] as const;
+
+/** One change of a case: what, who (null for the service itself), when, and the reason it replaced (`reason`). */
+export const CaseChange = z
+  .strictObject({
+    change: z.string().meta({ description: `One of ${CASE_CHANGES.join(', ')}` }),
+    at: DateTime,
+    by: Snowflake.nullable(),
+    byName: z.string().nullable(),
+    previousReason: z.string().nullable(),
+    failure: PlatformRefusal.nullable(),
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'CaseChange' });
+
+/** A case with why it failed (the platform's refusal, or null) and every change, oldest first. */
+export const CaseDetail = z
+  .strictObject({ case: Case, failure: PlatformRefusal.nullable(), history: z.array(CaseChange) })
+  .meta({ id: 'CaseDetail' });
+
+/** A page of cases, newest first; `next` is the `before` cursor of the next page (null on the last page). */
+export const CaseList = z.strictObject({ cases: z.array(Case), next: Int32.nullable() }).meta({ id: 'CaseList' });
+
+export const ListCasesQuery = z.strictObject({
+  target: Snowflake.optional().meta({ description: 'Only cases about this user' }),
+  moderator: Snowflake.optional().meta({ description: 'Only cases opened by this moderator' }),
+  action: CaseAction.optional(),
+  status: CaseStatus.optional(),
+  before: NumberParam.optional().meta({ description: 'Case number cursor: only cases numbered below it' }),
+  limit: LimitQuery,
+});
+
+/** Which case actions DM the member, and the appeal hint the DM ends with (null: the default text). */
+export const CaseDmSettings = z
+  .strictObject({
+    guild: Snowflake,
+    warn: z.boolean(),
+    timeout: z.boolean(),
+    kick: z.boolean(),
+    ban: z.boolean(),
+    appealHint: z.string().nullable(),
+  })
+  .meta({ id: 'CaseDmSettings' });
+
 const ListQuery = (statuses: readonly [string, ...string[]]) =>
   z.strictObject({
     status: z.enum(statuses).optional(),
@@ -172,7 +232,7 @@ export const moderationRoutes = {
     success: { status: 201, schema: Case, description: 'The case (status active or failed)' },
     errors: [400, 404, 409],
   }),
-  editCase: defineRoute({
+  editCaseReason: defineRoute({
     id: 'editCaseReason',
     method: 'patch',
     path: '/api/v1/servers/{guild}/cases/{number}',
@@ -206,7 +266,7 @@ export const moderationRoutes = {
     success: { status: 200, schema: Case, description: 'The revoked case' },
     errors: [404, 409, 502],
   }),
-  memberRecord: defineRoute({
+  getMemberRecord: defineRoute({
     id: 'getMemberRecord',
     method: 'get',
     path: '/api/v1/servers/{guild}/members/{user}',
@@ -218,10 +278,11 @@ export const moderationRoutes = {
     description:
       'The member (from the platform; `inServer`), their cases newest first, journal events and deleted messages about ' +
       'them (from the logs service over NATS), their reports, and the suggested next action on the escalation ladder ' +
-      '(docs/moderation.md). 503 when the logs service does not answer in time.',
+      '(docs/moderation.md). 404 when the platform does not know the user and they have no case; 503 when the logs ' +
+      'service does not answer in time.',
     params: z.strictObject({ guild: Snowflake, user: Snowflake }),
     success: { status: 200, schema: MemberRecord, description: 'The record' },
-    errors: [400],
+    errors: [400, 404],
   }),
   createAppeal: defineRoute({
     id: 'createAppeal',
@@ -327,6 +388,81 @@ export const moderationRoutes = {
     }),
     success: { status: 200, schema: Report, description: 'The resolved report' },
     errors: [400, 404, 409],
+  }),
+  listCases: defineRoute({
+    id: 'listCases',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/cases',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: false,
+    summary: 'List cases',
+    description:
+      'Cases of the guild from the moderation database, newest (highest number) first, optionally only those about ' +
+      '`target`, opened by `moderator`, of one `action` or one `status`. `before` is a case number cursor ' +
+      '(exclusive); `limit` default 50, at most 100. `next` is the `before` of the next page, null on the last one.',
+    params: GuildParams,
+    query: ListCasesQuery,
+    success: { status: 200, schema: CaseList, description: 'A page of cases' },
+    errors: [400],
+  }),
+  getCase: defineRoute({
+    id: 'getCase',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/cases/{number}',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: false,
+    summary: 'A case with its failure and history',
+    description:
+      "The case; `failure`: the platform's refusal `{status, code, message}` of a `failed` case (null otherwise); " +
+      '`history`: every change oldest first (`created`, `active`, `failed`, `reason` with `previousReason`, ' +
+      '`logged`, `revoked`, `expired`, `dm` with the DM outcome in `note` and a refused DM in `failure`). ' +
+      '404 when unknown.',
+    params: CaseParams,
+    success: { status: 200, schema: CaseDetail, description: 'The case' },
+    errors: [400, 404],
+  }),
+  getCaseDmSettings: defineRoute({
+    id: 'getCaseDmSettings',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/moderation/dms',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: false,
+    summary: 'Which case actions DM the member',
+    description:
+      'Per action (`warn`, `timeout`, `kick`, `ban`; all on by default) whether the member gets a DM with the case ' +
+      'number, action, reason, duration and how to appeal; `appealHint` replaces the default appeal text (null).',
+    params: GuildParams,
+    success: { status: 200, schema: CaseDmSettings, description: 'The settings' },
+    errors: [],
+  }),
+  putCaseDmSettings: defineRoute({
+    id: 'putCaseDmSettings',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/moderation/dms',
+    service: 'moderation',
+    auth: 'guild',
+    cap: 'setup.manage',
+    inSpec: false,
+    summary: 'Set which case actions DM the member',
+    description:
+      'Turns the case DM on or off per action; `appealHint` (1-500 characters, or null for the default) is the ' +
+      'appeal text the DM ends with.',
+    params: GuildParams,
+    body: z.strictObject({
+      warn: z.boolean(),
+      timeout: z.boolean(),
+      kick: z.boolean(),
+      ban: z.boolean(),
+      appealHint: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable(),
+    }),
+    success: { status: 200, schema: CaseDmSettings, description: 'The settings' },
+    errors: [400],
   }),
   getModerationSettings: defineRoute({
     id: 'getModerationSettings',

@@ -40,7 +40,10 @@ export interface ApiRoute<
   /** `raw`: the body is read as bytes (webhooks). */
   bodyType?: 'json' | 'raw';
   success: { status: 200 | 201 | 202 | 204; schema?: R; description: string };
-  /** Error statuses this route documents besides 401/403/429/503 (e.g. 400, 404, 409). */
+  /**
+   * Error statuses this route's own service answers besides those every route of its kind can (see
+   * `routeStatuses`: 400, 401/403, 413/415, 429, 503), e.g. 404, 409, 502.
+   */
   errors: number[];
 }
 

@@ -46,6 +46,11 @@ export interface MemberHistoryRequest {
   user: string;
   /** Most recent first, at most this many of each (default 50). */
   limit?: number;
+  /**
+   * Who is reading the record: messages (deleted messages, message journal events) of channels this user cannot
+   * view are left out. Absent: nothing is left out (service-internal callers).
+   */
+  viewer?: string;
 }
 export interface MemberHistoryReply {
   events: z.infer<typeof JournalEvent>[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, GuildParams, Int32, NumberParam, Snowflake } from './common';
+import { DateTime, GuildParams, Int32, integerString, LimitQuery, NumberParam, Snowflake } from './common';
 import { defineRoute } from './route';
 
 export const TICKET_STATUSES = ['open', 'claimed', 'closed'] as const;
@@ -116,6 +116,9 @@ export const TicketSettingsPatch = z
   .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
   .meta({ id: 'TicketSettingsPatch' });
 
+/** Most staff roles a ticket type may name (each is mentioned in the welcome message). */
+export const MAX_STAFF_ROLES = 20;
+
 /**
  * A ticket type as created or replaced. Bounds are the platform's: `name` is the panel button label (<= 80 chars),
  * `description` <= 100, `questions` become the modal's text inputs (<= 5; label <= 45, placeholder <= 100 chars).
@@ -126,7 +129,7 @@ export const TicketTypeInput = z
     emoji: TicketEmoji.nullable().default(null),
     description: z.string().trim().max(100).default(''),
     oneOpen: z.boolean().default(true),
-    staffRoles: z.array(Snowflake).max(20).default([]),
+    staffRoles: z.array(Snowflake).max(MAX_STAFF_ROLES).default([]),
     questions: z.array(TicketQuestion).max(5).default([]),
   })
   .meta({ id: 'TicketTypeInput' });
@@ -145,8 +148,108 @@ export const OpenTicketBody = z
   })
   .meta({ id: 'OpenTicketBody' });
 
+/** Filters and cursor of the ticket list. */
+export const ListTicketsQuery = z.strictObject({
+  status: TicketStatus.optional(),
+  type: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, 'must be a ticket type id')
+    .optional(),
+  opener: Snowflake.optional().meta({ description: 'Only tickets opened by this member' }),
+  claimedBy: Snowflake.optional().meta({ description: 'Only tickets claimed by this staff member' }),
+  before: NumberParam.optional().meta({ description: 'Ticket number cursor: only tickets numbered below it' }),
+  limit: LimitQuery,
+});
+
+/** A page of tickets, newest first; `next` is the `before` of the next page (null on the last page). */
+export const TicketList = z
+  .strictObject({ tickets: z.array(Ticket), next: Int32.nullable() })
+  .meta({ id: 'TicketList' });
+
+/** Optional paging of a ticket's messages: without it every message is returned (the spec's shape and behaviour). */
+export const TicketMessagesQuery = z.strictObject({
+  before: Snowflake.optional().meta({ description: 'Message id cursor: only messages older than this one' }),
+  limit: integerString(1, 100)
+    .optional()
+    .meta({ description: 'At most this many messages (the newest before `before`), still oldest first' }),
+});
+
+/** Where closed tickets' transcripts go: a text channel (null: the guild's `ticket-transcripts` channel, if any). */
+export const TranscriptSettings = z
+  .strictObject({ guild: Snowflake, channel: Snowflake.nullable(), dmOpener: z.boolean() })
+  .meta({ id: 'TranscriptSettings' });
+
 export const ticketRoutes = {
-  postPanel: defineRoute({
+  getTranscriptSettings: defineRoute({
+    id: 'getTranscriptSettings',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/tickets/transcripts',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.read',
+    inSpec: false,
+    summary: 'Where transcripts of closed tickets are posted',
+    description:
+      '`channel`: the text channel that gets the HTML transcript of each closed ticket (null: the channel named ' +
+      '`ticket-transcripts`, as the Support setup template creates it, when the guild has one). `dmOpener`: the ' +
+      'opener also gets it in a DM (default true).',
+    params: GuildParams,
+    success: { status: 200, schema: TranscriptSettings, description: 'The settings' },
+    errors: [],
+  }),
+  putTranscriptSettings: defineRoute({
+    id: 'putTranscriptSettings',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/tickets/transcripts',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Set where transcripts of closed tickets are posted',
+    description:
+      'Sets the transcript channel (a text channel of the guild, checked against the structure: 400 otherwise; null ' +
+      'for the `ticket-transcripts` default) and whether the opener gets the transcript in a DM.',
+    params: GuildParams,
+    body: z.strictObject({ channel: Snowflake.nullable(), dmOpener: z.boolean() }),
+    success: { status: 200, schema: TranscriptSettings, description: 'The settings' },
+    errors: [400],
+  }),
+  getTranscript: defineRoute({
+    id: 'getTranscript',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/tickets/{number}/transcript',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.read',
+    inSpec: false,
+    summary: "A ticket's transcript as an HTML page",
+    description:
+      'A readable `text/html` page of the ticket (number, type, opener, status, close record) and every captured ' +
+      'message oldest first with author, time and attachment links; the same file is posted to the transcript ' +
+      'channel on close. Readable after the thread is deleted. 404 when unknown.',
+    params: TicketParams,
+    success: { status: 200, schema: z.string().meta({ description: 'text/html' }), description: 'The HTML page' },
+    errors: [400, 404],
+  }),
+  listTickets: defineRoute({
+    id: 'listTickets',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/tickets',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.read',
+    inSpec: false,
+    summary: 'List tickets',
+    description:
+      'Tickets of the guild from the tickets database, newest (highest number) first, optionally only one `status`, ' +
+      '`type` (ticket type id), `opener` or `claimedBy`. `before` is a ticket number cursor (exclusive); `limit` ' +
+      'default 50, at most 100. `next` is the `before` of the next page, null on the last one.',
+    params: GuildParams,
+    query: ListTicketsQuery,
+    success: { status: 200, schema: TicketList, description: 'A page of tickets' },
+    errors: [400],
+  }),
+  postTicketPanel: defineRoute({
     id: 'postTicketPanel',
     method: 'post',
     path: '/api/v1/servers/{guild}/tickets/panel',
@@ -164,7 +267,7 @@ export const ticketRoutes = {
     success: { status: 200, schema: TicketSettingsResponse, description: 'Settings with the panel ids, and the types' },
     errors: [400, 502],
   }),
-  getSettings: defineRoute({
+  getTicketSettings: defineRoute({
     id: 'getTicketSettings',
     method: 'get',
     path: '/api/v1/servers/{guild}/tickets/settings',
@@ -189,8 +292,12 @@ export const ticketRoutes = {
     summary: 'A ticket and its messages',
     description:
       'The ticket numbered `number` in this guild and the messages captured from its thread (platform message ' +
-      'dispatches), oldest first. Readable after the ticket is closed or its thread deleted (transcript). 404 when unknown.',
+      'dispatches), oldest first. Readable after the ticket is closed or its thread deleted (transcript). Without a ' +
+      'query every message is returned. Paging: `limit` (1-100) returns only the newest `limit` messages older than ' +
+      '`before` (a message id, exclusive; default: the newest), still oldest first; when older ones remain, a ' +
+      '`Link: <...>; rel="next"` header names the next page. 404 when unknown.',
     params: TicketParams,
+    query: TicketMessagesQuery,
     success: {
       status: 200,
       schema: z.strictObject({ ticket: Ticket, messages: z.array(TicketMessage) }).meta({ id: 'TicketWithMessages' }),
@@ -219,7 +326,7 @@ export const ticketRoutes = {
     success: { status: 200, schema: Ticket, description: 'The ticket after the transition' },
     errors: [400, 404, 409, 502],
   }),
-  updateSettings: defineRoute({
+  updateTicketSettings: defineRoute({
     id: 'updateTicketSettings',
     method: 'patch',
     path: '/api/v1/servers/{guild}/tickets/settings',
@@ -233,13 +340,15 @@ export const ticketRoutes = {
       'new ticket; `{user}` becomes a mention of the opener, `{type}` the type name, `{number}` the ticket number), ' +
       '`pingStaff`, `remindAfter`/`closeAfter` (HOURS without a message from the opener, 0 = never, <= 8760) and ' +
       '`blacklist` (member ids who may not open tickets, <= 1000). Publishes `settings.updated` with the changes. ' +
-      'Answers the settings and types. 400 on an invalid or empty body.',
+      'Answers the settings and types. 400 on an invalid or empty body, or when `welcomeText` could become longer ' +
+      "than the platform's 2000-character message limit with the longest {user} (20-digit id), {type} (80 " +
+      'characters), {number} (10 digits) and 20 staff role mentions.',
     params: GuildParams,
     body: TicketSettingsPatch,
     success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
     errors: [400],
   }),
-  createType: defineRoute({
+  createTicketType: defineRoute({
     id: 'createTicketType',
     method: 'post',
     path: '/api/v1/servers/{guild}/tickets/types',
@@ -258,7 +367,7 @@ export const ticketRoutes = {
     success: { status: 201, schema: TicketType, description: 'The new type' },
     errors: [400, 409],
   }),
-  updateType: defineRoute({
+  updateTicketType: defineRoute({
     id: 'updateTicketType',
     method: 'put',
     path: '/api/v1/servers/{guild}/tickets/types/{type}',
@@ -276,7 +385,7 @@ export const ticketRoutes = {
     success: { status: 200, schema: TicketType, description: 'The type after the change' },
     errors: [400, 404],
   }),
-  deleteType: defineRoute({
+  deleteTicketType: defineRoute({
     id: 'deleteTicketType',
     method: 'delete',
     path: '/api/v1/servers/{guild}/tickets/types/{type}',

@@ -2,14 +2,11 @@ import { z } from 'zod';
 import { ENTITLEMENT_CHANGES, ENTITLEMENT_STATUSES, GRANT_SOURCES } from '../contract/billing';
 import { DateTime, Snowflake } from '../contract/common';
 
-/** Events published by the billing service on `events.billing.<guild>.<type>` (payload schemas). */
-export const billingEventTypes = ['entitlement.changed'] as const;
-
 /**
  * `entitlement.changed`: a guild's premium summary changed. `premium`/`status`/`until`/`sources` are the new
  * summary (see the Entitlement schema); `change`, `source`, `ref` and `reason` name what caused it.
  */
-export const EntitlementChangedData = z.strictObject({
+export const EntitlementChangedEvent = z.strictObject({
   guild: Snowflake,
   premium: z.boolean(),
   status: z.enum(ENTITLEMENT_STATUSES),
@@ -20,4 +17,7 @@ export const EntitlementChangedData = z.strictObject({
   ref: z.string(),
   reason: z.string(),
 });
-export type EntitlementChangedData = z.infer<typeof EntitlementChangedData>;
+export type EntitlementChangedEvent = z.infer<typeof EntitlementChangedEvent>;
+
+/** Events published by the billing service on `events.billing.<guild>.<type>`: payload schema by type. */
+export const billingEvents = { 'entitlement.changed': EntitlementChangedEvent } as const;

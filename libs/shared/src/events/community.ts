@@ -46,10 +46,8 @@ export const ItemsDeletedEvent = z.strictObject({
 });
 export type ItemsDeletedEvent = z.infer<typeof ItemsDeletedEvent>;
 
-/** Events published by the community service on `events.community.<guild>.<type>` (payload schemas). */
-export const communityEventTypes = ['forum.status', 'settings.updated', 'items.deleted'] as const;
-export type CommunityEventType = (typeof communityEventTypes)[number];
-export const communityEventSchemas = {
+/** Events published by the community service on `events.community.<guild>.<type>`: payload schema by type. */
+export const communityEvents = {
   'forum.status': ForumStatusEvent,
   'settings.updated': CommunitySettingsUpdatedEvent,
   'items.deleted': ItemsDeletedEvent,

@@ -21,9 +21,23 @@ export type CaseLoggedEvent = z.infer<typeof CaseLoggedEvent>;
 export const LogSettingsUpdatedEvent = settingsUpdatedEvent('logs');
 export type LogSettingsUpdatedEvent = z.infer<typeof LogSettingsUpdatedEvent>;
 
-/** Events published by the logs service on `events.logs.<guild>.<type>` (payload schemas). */
-export const logsEventTypes = ['case.logged', 'settings.updated'] as const;
-export const logsEventSchemas = {
+/**
+ * `journal.undone` (subject `events.logs.<guild>.journal.undone`): a journal `member_ban` or `member_timeout` event
+ * was undone (the ban or timeout of `target` lifted on the platform) by `undoneBy`; moderation marks the matching
+ * active case `revoked`. `event`: the journal event id.
+ */
+export const JournalUndoneEvent = z.strictObject({
+  event: Snowflake,
+  kind: z.enum(['member_ban', 'member_timeout']),
+  target: Snowflake,
+  undoneBy: Snowflake,
+  undoneByName: z.string(),
+});
+export type JournalUndoneEvent = z.infer<typeof JournalUndoneEvent>;
+
+/** Events published by the logs service on `events.logs.<guild>.<type>`: payload schema by type. */
+export const logsEvents = {
   'case.logged': CaseLoggedEvent,
   'settings.updated': LogSettingsUpdatedEvent,
+  'journal.undone': JournalUndoneEvent,
 } as const;

@@ -2,6 +2,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { Snowflake } from '../contract/common';
 import { Appeal, Case, Report } from '../contract/moderation';
+import { cutCodePoints, TEXT_LIMITS } from '../text';
 
 /**
  * Events published by the moderation service on `events.moderation.<guild>.<type>` (JetStream stream EVENTS,
@@ -12,9 +13,10 @@ import { Appeal, Case, Report } from '../contract/moderation';
 
 /** The platform's refusal of a case's action: HTTP status, the platform's JSON error code and its message. */
 export const CaseFailure = z.strictObject({ status: z.number().int(), code: z.number().int(), message: z.string() });
+export type CaseFailure = z.infer<typeof CaseFailure>;
 
 /** `case.created`: a new case, `active` (platform accepted / warn) or `failed` (with `failure`). */
-export const CaseCreatedData = z.strictObject({
+export const CaseCreatedEvent = z.strictObject({
   case: Case,
   /** Seconds of the timeout / temporary ban; null for warn, kick and permanent bans. */
   duration: z.number().int().nullable(),
@@ -22,61 +24,62 @@ export const CaseCreatedData = z.strictObject({
   deleteMessageSeconds: z.number().int().nullable(),
   failure: CaseFailure.nullable(),
 });
+export type CaseCreatedEvent = z.infer<typeof CaseCreatedEvent>;
 
 /** `case.updated`: the reason was edited (`previousReason` is the one it replaced). */
-export const CaseUpdatedData = z.strictObject({
+export const CaseUpdatedEvent = z.strictObject({
   case: Case,
   previousReason: z.string(),
   editedBy: Snowflake,
   editedByName: z.string(),
-  /** True when moderation already edited the case's log message on the platform. */
 });
+export type CaseUpdatedEvent = z.infer<typeof CaseUpdatedEvent>;
 
 /** `case.revoked`: the case was lifted (by a revoke, or by accepting the appeal `appeal`). */
-export const CaseRevokedData = z.strictObject({
+export const CaseRevokedEvent = z.strictObject({
   case: Case,
   revokedBy: Snowflake,
   revokedByName: z.string(),
   /** Id of the accepted appeal that revoked it; null for a direct revoke. */
   appeal: z.string().nullable(),
 });
+export type CaseRevokedEvent = z.infer<typeof CaseRevokedEvent>;
 
 /** `case.expired`: a timeout or temporary ban ran out (a temporary ban was lifted on the platform). */
-export const CaseExpiredData = z.strictObject({ case: Case });
+export const CaseExpiredEvent = z.strictObject({ case: Case });
+export type CaseExpiredEvent = z.infer<typeof CaseExpiredEvent>;
 
 /** `appeal.created`: a member appealed (pending). */
-export const AppealCreatedData = z.strictObject({ appeal: Appeal });
+export const AppealCreatedEvent = z.strictObject({ appeal: Appeal });
+export type AppealCreatedEvent = z.infer<typeof AppealCreatedEvent>;
 
 /** `appeal.decided`: staff accepted or denied an appeal; `caseRevoked` when accepting revoked the case. */
-export const AppealDecidedData = z.strictObject({ appeal: Appeal, caseRevoked: z.boolean() });
+export const AppealDecidedEvent = z.strictObject({ appeal: Appeal, caseRevoked: z.boolean() });
+export type AppealDecidedEvent = z.infer<typeof AppealDecidedEvent>;
 
 /** `report.created`: a member reported a message (open). */
-export const ReportCreatedData = z.strictObject({ report: Report });
+export const ReportCreatedEvent = z.strictObject({ report: Report });
+export type ReportCreatedEvent = z.infer<typeof ReportCreatedEvent>;
 
 /** `report.resolved`: staff actioned (with a case) or dismissed a report. */
-export const ReportResolvedData = z.strictObject({
+export const ReportResolvedEvent = z.strictObject({
   report: Report,
   resolvedBy: Snowflake,
   resolvedByName: z.string(),
 });
+export type ReportResolvedEvent = z.infer<typeof ReportResolvedEvent>;
 
-/** Payload schema of each moderation event type. */
+/** Events published by the moderation service on `events.moderation.<guild>.<type>`: payload schema by type. */
 export const moderationEvents = {
-  'case.created': CaseCreatedData,
-  'case.updated': CaseUpdatedData,
-  'case.revoked': CaseRevokedData,
-  'case.expired': CaseExpiredData,
-  'appeal.created': AppealCreatedData,
-  'appeal.decided': AppealDecidedData,
-  'report.created': ReportCreatedData,
-  'report.resolved': ReportResolvedData,
+  'case.created': CaseCreatedEvent,
+  'case.updated': CaseUpdatedEvent,
+  'case.revoked': CaseRevokedEvent,
+  'case.expired': CaseExpiredEvent,
+  'appeal.created': AppealCreatedEvent,
+  'appeal.decided': AppealDecidedEvent,
+  'report.created': ReportCreatedEvent,
+  'report.resolved': ReportResolvedEvent,
 } as const;
-
-export type ModerationEventType = keyof typeof moderationEvents;
-export type ModerationEventData<T extends ModerationEventType> = z.infer<(typeof moderationEvents)[T]>;
-
-/** Events published by the moderation service on `events.moderation.<guild>.<type>` (payload schemas above). */
-export const moderationEventTypes = Object.keys(moderationEvents) as ModerationEventType[];
 
 const ACTION_LABELS: Record<z.infer<typeof Case>['action'], string> = {
   warn: 'Warning',
@@ -103,7 +106,7 @@ export function caseLogEmbed(c: z.infer<typeof Case>): APIEmbed {
     { name: 'Member', value: `<@${c.target}> (${c.targetName})`, inline: true },
     { name: 'Moderator', value: `<@${c.moderator}> (${c.moderatorName})`, inline: true },
     { name: 'Status', value: c.status, inline: true },
-    { name: 'Reason', value: c.reason.slice(0, 1024) },
+    { name: 'Reason', value: cutCodePoints(c.reason, TEXT_LIMITS.embedFieldValue, '…') },
   ];
   if (c.expiresAt) {
     fields.push({ name: 'Expires', value: `<t:${Math.floor(Date.parse(c.expiresAt) / 1000)}:R>`, inline: true });

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { Snowflake } from '../contract/common';
 import { Ticket } from '../contract/tickets';
 import { settingsUpdatedEvent } from './settings';
 
@@ -19,16 +18,8 @@ export type TicketEvent = z.infer<typeof TicketEvent>;
 export const TicketSettingsUpdatedEvent = settingsUpdatedEvent('tickets');
 export type TicketSettingsUpdatedEvent = z.infer<typeof TicketSettingsUpdatedEvent>;
 
-/** Events published by the tickets service on `events.tickets.<guild>.<type>` (payload schemas). */
-export const ticketsEventTypes = [
-  'ticket.opened',
-  'ticket.claimed',
-  'ticket.closed',
-  'ticket.reopened',
-  'settings.updated',
-] as const;
-export type TicketsEventType = (typeof ticketsEventTypes)[number];
-export const ticketsEventSchemas = {
+/** Events published by the tickets service on `events.tickets.<guild>.<type>`: payload schema by type. */
+export const ticketsEvents = {
   'ticket.opened': TicketEvent,
   'ticket.claimed': TicketEvent,
   'ticket.closed': TicketEvent,

@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import mongoose from 'mongoose';
 import { pinoHttp } from 'pino-http';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { runWithRequestId } from '../requestContext';
-import { HttpProblem, notFound } from './problem';
+import { HttpProblem, notFound, sendProblem, unauthorized } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -17,6 +18,16 @@ export interface AppOptions {
   isReady: () => boolean | Promise<boolean>;
   /** Prometheus registry served at `/metrics` (default metrics + HTTP histogram are registered on it). */
   metrics: Registry;
+  /**
+   * Bearer token `/metrics` requires (`Authorization: Bearer <token>`, else 401). Empty: `/metrics` is not served
+   * (404), so metrics are never public by accident.
+   */
+  metricsToken: string;
+  /**
+   * Express `trust proxy` setting: which hops may set `X-Forwarded-For` (false = none, a hop count, or a
+   * comma-separated list of addresses/subnets/`loopback`/`uniquelocal`). See `parseTrustProxy`.
+   */
+  trustProxy: boolean | number | string;
   /** Mounts the service's routes (between the probes and the 404/error handlers). */
   mount: (app: Express) => void;
 }
@@ -38,7 +49,7 @@ export function createMetricsRegistry(service: string): Registry {
 export function createApp(opts: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', opts.trustProxy);
   app.use(requestId());
   app.use(
     pinoHttp({
@@ -57,13 +68,23 @@ export function createApp(opts: AppOptions): Express {
     const ready = await Promise.resolve(opts.isReady()).catch(() => false);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', service: opts.name });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res, next) => {
+    if (!opts.metricsToken) return next();
+    if (!bearerMatches(req.headers.authorization, opts.metricsToken))
+      return next(unauthorized('/metrics needs Authorization: Bearer <METRICS_TOKEN>'));
     res.type(opts.metrics.contentType).send(await opts.metrics.metrics());
   });
   opts.mount(app);
   app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}`)));
   app.use(problemHandler(opts.logger));
   return app;
+}
+
+/** Constant-time comparison of an `Authorization` header with `Bearer <token>`. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function isProbe(url = ''): boolean {
@@ -105,6 +126,35 @@ function httpMetrics(registry: Registry): RequestHandler {
   };
 }
 
+/** Seconds a client should wait before retrying while a dependency is down (the `Retry-After` of those 503s). */
+export const DEPENDENCY_RETRY_AFTER_S = 2;
+
+/** 503 + `Retry-After` for a request that needed MongoDB while no server answered. */
+function databaseUnavailable(): HttpProblem {
+  return new HttpProblem(503, 'The database is unavailable; retry shortly', { retryAfter: DEPENDENCY_RETRY_AFTER_S });
+}
+
+const { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError } = mongoose.mongo;
+const { MongoTopologyClosedError } = mongoose.mongo;
+
+/**
+ * True for the driver's and mongoose's "no server" errors: server selection timed out, the connection broke
+ * mid-operation (network errors, including a pool cleared by one), the client is not or no longer connected, or an operation
+ * waited in mongoose's buffer past `bufferTimeoutMS` while disconnected.
+ */
+function isMongoUnavailable(e: unknown): boolean {
+  if (
+    e instanceof MongoNetworkError ||
+    e instanceof MongoServerSelectionError ||
+    e instanceof MongoNotConnectedError ||
+    e instanceof MongoTopologyClosedError
+  )
+    return true;
+  const { name, message } = (e ?? {}) as { name?: string; message?: string };
+  if (name === 'MongooseServerSelectionError') return true;
+  return name === 'MongooseError' && /buffering timed out|Connection was force closed/.test(message ?? '');
+}
+
 /** Maps any error to an RFC 9457 answer; 5xx are logged with the error, 4xx are not. */
 export function problemHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -114,11 +164,14 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toBody()));
+    sendProblem(res, problem);
   };
 }
 
-/** The problem an error stands for: body-parser, zod-validated HttpProblem, mongoose and duplicate-key errors. */
+/**
+ * The problem an error stands for: body-parser (malformed JSON, invalid UTF-8, too large), zod-validated
+ * HttpProblem, MongoDB unavailable (503 + Retry-After), mongoose and duplicate-key errors.
+ */
 export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
   const e = err as {
@@ -134,6 +187,9 @@ export function toProblem(err: unknown): HttpProblem {
     return new HttpProblem(400, 'body: malformed JSON', { errors: [{ field: 'body', message: 'malformed JSON' }] });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new HttpProblem(415, e.message ?? 'Unsupported encoding');
+  if (e?.type === 'encoding.invalid')
+    return new HttpProblem(400, 'body: not valid UTF-8', { errors: [{ field: 'body', message: 'not valid UTF-8' }] });
+  if (isMongoUnavailable(e)) return databaseUnavailable();
   if (e?.code === 11000) return new HttpProblem(409, 'A resource with the same key already exists');
   if (e?.name === 'CastError' || e?.name === 'ValidationError')
     return new HttpProblem(400, e.message ?? 'Invalid value');

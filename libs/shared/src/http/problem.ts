@@ -1,15 +1,22 @@
+import type { ServerResponse } from 'node:http';
+
 /** One invalid field of a request: `field` is a dotted path prefixed by where it was (`body.reason`, `query.limit`). */
 export interface FieldError {
   field: string;
   message: string;
 }
 
-/** RFC 9457 problem details, the body of every error answer (`application/problem+json`). */
+/**
+ * RFC 9457 problem details, the body of every error answer (`application/problem+json`). `code` is a stable,
+ * machine-readable extension member naming the error (docs/api-conventions.md lists them); callers match on it,
+ * never on `detail`.
+ */
 export interface ProblemBody {
   type: string;
   title: string;
   status: number;
   detail: string;
+  code: string;
   errors?: FieldError[];
   [extra: string]: unknown;
 }
@@ -31,18 +38,41 @@ const titles: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** The `code` of a problem that names none: one per status. */
+const defaultCodes: Record<number, string> = {
+  400: 'validation_failed',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'unavailable',
+  504: 'timeout',
+};
+
 /**
  * An error that maps to one problem+json answer. Throw it anywhere in a request (or an RPC handler) and the
- * error handler answers with `status` and this body. `extras` adds members such as `errors` or `retryAfter`.
+ * error handler answers with `status` and this body. `extras` adds members such as `errors` or `retryAfter`;
+ * `code` is the machine-readable error name (default: one per status, e.g. `not_found`).
  */
 export class HttpProblem extends Error {
+  readonly code: string;
+
   constructor(
     readonly status: number,
     readonly detail: string,
     readonly extras: Record<string, unknown> = {},
+    code?: string,
   ) {
     super(detail);
     this.name = 'HttpProblem';
+    this.code = code ?? defaultCodes[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
   }
 
   get title(): string {
@@ -56,21 +86,36 @@ export class HttpProblem extends Error {
       title: this.title,
       status: this.status,
       detail: this.detail,
+      code: this.code,
       ...this.extras,
     };
   }
 }
 
-/** 400 with per-field errors. */
-export const badRequest = (detail: string, errors?: FieldError[]) =>
-  new HttpProblem(400, detail, errors ? { errors } : {});
-export const unauthorized = (detail: string) => new HttpProblem(401, detail);
-export const forbidden = (detail: string) => new HttpProblem(403, detail);
-export const notFound = (detail: string) => new HttpProblem(404, detail);
-export const conflict = (detail: string) => new HttpProblem(409, detail);
-export const badGateway = (detail: string, extras: Record<string, unknown> = {}) =>
-  new HttpProblem(502, detail, extras);
-export const serviceUnavailable = (detail: string) => new HttpProblem(503, detail);
+/**
+ * Writes `problem` as the whole answer (status, `application/problem+json`, body): the one place problem+json is
+ * written, for express responses and the proxy's raw ones alike.
+ */
+export function sendProblem(res: ServerResponse, problem: HttpProblem): void {
+  const body = JSON.stringify(problem.toBody());
+  res.statusCode = problem.status;
+  const retryAfter = problem.extras.retryAfter;
+  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+  res.setHeader('content-type', 'application/problem+json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** 400 with per-field errors (`validation_failed` unless `code` names another). */
+export const badRequest = (detail: string, errors?: FieldError[], code?: string) =>
+  new HttpProblem(400, detail, errors ? { errors } : {}, code);
+export const unauthorized = (detail: string, code?: string) => new HttpProblem(401, detail, {}, code);
+export const forbidden = (detail: string, code?: string) => new HttpProblem(403, detail, {}, code);
+export const notFound = (detail: string, code?: string) => new HttpProblem(404, detail, {}, code);
+export const conflict = (detail: string, code?: string) => new HttpProblem(409, detail, {}, code);
+export const badGateway = (detail: string, extras: Record<string, unknown> = {}, code?: string) =>
+  new HttpProblem(502, detail, extras, code);
+export const serviceUnavailable = (detail: string, code?: string) => new HttpProblem(503, detail, {}, code);
 
 /** True when `body` has the problem+json members (used for answers relayed from peers). */
 export function isProblemBody(body: unknown): body is ProblemBody {

@@ -1,9 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { ApiRoute, BodyOf, ParamsOf, QueryOf, ResponseOf } from '../contract/route';
 import { IDENTITY_HEADER, type Identity, verifyIdentity } from '../identity';
 import type { Logger } from '../logger';
-import { forbidden, HttpProblem, unauthorized } from './problem';
+import { badRequest, forbidden, HttpProblem, unauthorized } from './problem';
 import { parseInput } from './validate';
 
 /** What a route handler receives: validated input and the caller (null only on `webhook` routes). */
@@ -44,11 +45,16 @@ export interface MountOptions {
  * Mounts each binding at its contract path, in an order where static segments win over parameters. Per route:
  * identity token required (401 without a valid one; `webhook` routes excepted); `staff` routes need a staff caller,
  * `guild`/`member` routes a user whose token was issued for this `{guild}`, and `guild` routes the route's `cap`
- * (403 otherwise); params, query and body are parsed with the route's zod schemas (400 naming the field). The
+ * (403 otherwise); params, query and body are parsed (a route without a query schema refuses any query parameter;
+ * a JSON body must be valid UTF-8) with the route's zod schemas (400 naming the field). The
  * answer is sent with the route's success status.
  */
 export function mountRoutes(app: Express, bindings: RouteBinding[], opts: MountOptions): void {
-  const json = express.json({ limit: opts.bodyLimit, type: ['application/json', 'application/*+json'] });
+  const json = express.json({
+    limit: opts.bodyLimit,
+    type: ['application/json', 'application/*+json'],
+    verify: rejectInvalidUtf8,
+  });
   const raw = express.raw({ limit: opts.bodyLimit, type: () => true });
   const ordered = [...bindings].sort((a, b) => paramCount(a.route.path) - paramCount(b.route.path));
   for (const { route, handler } of ordered) {
@@ -57,7 +63,9 @@ export function mountRoutes(app: Express, bindings: RouteBinding[], opts: MountO
       const identity = route.auth === 'webhook' ? null : await authenticate(req, route, opts.identitySecret);
       const params = parseInput('params', route.params, { ...req.params });
       if (identity) authorize(identity, route, params as Record<string, unknown>);
-      const query = route.query ? parseInput('query', route.query, { ...(req.query as object) }) : {};
+      const query = route.query
+        ? parseInput('query', route.query, { ...(req.query as object) })
+        : rejectQuery(req.query as Record<string, unknown>);
       const isRaw = route.bodyType === 'raw';
       const body = route.body && !isRaw ? parseInput('body', route.body, req.body) : undefined;
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -72,6 +80,25 @@ export function mountRoutes(app: Express, bindings: RouteBinding[], opts: MountO
     };
     app[route.method](path, isRawRoute(route) ? raw : json, serve);
   }
+}
+
+/**
+ * body-parser `verify` hook: refuses a UTF-8 JSON body whose bytes are not valid UTF-8 (body-parser would otherwise decode
+ * them to U+FFFD and store the replacement characters). The thrown error maps to 400 naming `body`.
+ */
+function rejectInvalidUtf8(_req: unknown, _res: unknown, buf: Buffer, encoding: string): void {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(buf))
+    throw Object.assign(new Error('body: not valid UTF-8'), { status: 400, type: 'encoding.invalid' });
+}
+
+/** A route that declares no query accepts none: any parameter -> 400 naming it (docs/api-conventions.md). */
+function rejectQuery(query: Record<string, unknown>): Record<string, never> {
+  const names = Object.keys(query);
+  if (names.length === 0) return {};
+  throw badRequest(
+    `Invalid query.${names[0]}: unknown query parameter`,
+    names.map((name) => ({ field: `query.${name}`, message: 'unknown query parameter' })),
+  );
 }
 
 function isRawRoute(route: ApiRoute): boolean {

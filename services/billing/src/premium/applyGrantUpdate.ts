@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EntitlementChange, type GrantStatus, isDuplicateKey, type Provider } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { GrantModel, type GrantRow } from './model';
 import { recordHistory } from './recordHistory';
 import { refreshEntitlement } from './refreshEntitlement';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, type Identity, isDuplicateKey, type PremiumLink } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { requeueUnmapped } from '../webhooks/requeueUnmapped';
 import { LinkModel, type LinkRow } from './model';
 

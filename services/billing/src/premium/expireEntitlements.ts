@@ -1,4 +1,4 @@
-import { type BillingContext, leewayMs } from '../context';
+import { type BillingContext, leewayMs } from '../config';
 import { EntitlementModel, GrantModel } from './model';
 import { recordHistory } from './recordHistory';
 import { refreshEntitlement } from './refreshEntitlement';

@@ -1,5 +1,5 @@
 import type { FeaturesReply, FeaturesRequest } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { getPremium } from './getPremium';
 
 /**

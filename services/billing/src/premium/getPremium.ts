@@ -1,6 +1,6 @@
 import type { Entitlement, EntitlementHistoryEntry, PremiumGrant } from '@guildhall/shared';
 import type { z } from 'zod';
-import { type BillingContext, leewayMs } from '../context';
+import { type BillingContext, leewayMs } from '../config';
 import { GrantModel, HistoryModel } from './model';
 import { summarize } from './summarize';
 

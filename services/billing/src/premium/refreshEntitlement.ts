@@ -1,5 +1,5 @@
-import { type EntitlementChange, EntitlementChangedData, type GrantSource, isDuplicateKey } from '@guildhall/shared';
-import { type BillingContext, leewayMs } from '../context';
+import { type EntitlementChange, type GrantSource, isDuplicateKey } from '@guildhall/shared';
+import { type BillingContext, leewayMs } from '../config';
 import { EntitlementModel, type EntitlementRow, GrantModel } from './model';
 import { type Summary, summarize } from './summarize';
 
@@ -62,7 +62,7 @@ export async function refreshEntitlement(ctx: BillingContext, guild: string, cau
       continue;
     }
     if (visibleChange(current, summary)) {
-      const data = EntitlementChangedData.parse({
+      await ctx.outbox.emit(guild, 'entitlement.changed', {
         guild,
         premium: summary.premium,
         status: summary.status,
@@ -70,7 +70,6 @@ export async function refreshEntitlement(ctx: BillingContext, guild: string, cau
         sources: summary.sources,
         ...cause,
       });
-      await ctx.outbox.emit(guild, 'entitlement.changed', data);
     }
     return summary;
   }

@@ -1,19 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Identity } from '@guildhall/shared';
+import { v5 as uuidV5 } from 'uuid';
 import type { UserRefRow } from './model';
 
 /** Fixed namespace of the UUIDv5 ids derived from platform user ids (never change: stored references use it). */
 export const MEMBER_UUID_NAMESPACE = '6f1c2a3e-8b7d-4c59-9a0e-5d2f4b1e7c30';
-
-/** RFC 9562 UUIDv5 (SHA-1, name-based) of `name` in `namespace`. */
-export function uuidV5(name: string, namespace: string): string {
-  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
-  const hash = createHash('sha1').update(ns).update(name, 'utf8').digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /**
  * The staff-user reference of a platform user (a code redeemer): `id` is the UUIDv5 of the platform user id in

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type Identity, notFound } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { getPremium } from '../premium/getPremium';
 import { GrantModel } from '../premium/model';
 import { recordHistory } from '../premium/recordHistory';

@@ -1,6 +1,6 @@
 import { conflict, type Identity, notFound, type PromoCode } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { normalizeCode } from './codes';
 import { staffRef } from './memberRef';
 import { PromoCodeModel } from './model';

@@ -1,4 +1,4 @@
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { GrantModel } from '../premium/model';
 import { recordHistory } from '../premium/recordHistory';
 import { refreshEntitlement } from '../premium/refreshEntitlement';

@@ -1,5 +1,5 @@
 import { billingRoutes, bind, type RouteBinding } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { createBatch } from './createBatch';
 import { getBatch } from './getBatch';
 import { redeemCode } from './redeemCode';

@@ -1,5 +1,5 @@
 import { conflict, type Identity, notFound } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { getBatch } from './getBatch';
 import { staffRef } from './memberRef';
 import { PromoBatchModel, PromoCodeModel } from './model';

@@ -1,5 +1,5 @@
 import type { EntitlementChange, GrantStatus } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { applyGrantUpdate } from '../premium/applyGrantUpdate';
 import { findLinkedGuild } from './findLinkedGuild';
 import type { NotificationRow } from './model';

@@ -1,10 +1,11 @@
 import type { GrantStatus } from '@guildhall/shared';
 import { z } from 'zod';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { applyGrantUpdate } from '../premium/applyGrantUpdate';
 import { GrantModel } from '../premium/model';
 import type { NotificationRow } from './model';
 import type { Outcome } from './outcome';
+import { checkoutGuild, linkCheckoutSession } from './stripeCheckout';
 
 const GuildId = z.string().regex(/^[0-9]{1,20}$/);
 
@@ -74,17 +75,19 @@ function periodEnd(sub: z.infer<typeof Subscription>): Date | null {
 }
 
 /**
- * Applies a stored Stripe event. `customer.subscription.*`: the subscription's guild is `metadata.guild`
- * (set at checkout); status maps active/trialing -> active (canceling when `cancel_at_period_end`/`cancel_at`),
+ * Applies a stored Stripe event. `checkout.session.completed` links the session's subscription to its guild
+ * (`linkCheckoutSession`). `customer.subscription.*`: the subscription's guild is its `metadata.guild`, else the
+ * guild a Checkout Session linked it to (none yet -> `unmapped`, requeued when the session arrives); status maps active/trialing -> active (canceling when `cancel_at_period_end`/`cancel_at`),
  * past_due -> grace, canceled/unpaid/incomplete_expired/paused or a deleted event -> expired; `incomplete` is
  * ignored (not paid). `charge.refunded` (fully refunded): revokes the customer's payment grants (of
  * `metadata.guild` when the charge names one). Other event types are ignored; no guild -> `unmapped`.
  */
 export async function applyStripeEvent(ctx: BillingContext, row: NotificationRow): Promise<Outcome> {
   const event = Event.parse(row.payload);
+  if (event.type === 'checkout.session.completed') return linkCheckoutSession(ctx, event.data.object);
   if (SUBSCRIPTION_EVENTS.has(event.type)) {
     const sub = Subscription.parse(event.data.object);
-    const guild = GuildId.safeParse(sub.metadata?.guild);
+    const guild = GuildId.safeParse(sub.metadata?.guild ?? (await checkoutGuild(sub.id)));
     if (!guild.success) return { status: 'unmapped', guild: null };
     const status = statusOf(sub, event.type === 'customer.subscription.deleted');
     if (!status) return { status: 'ignored', guild: guild.data };

@@ -1,4 +1,4 @@
-import type { Provider } from '@guildhall/shared';
+import { type Lease, Leases, leasePath, type Provider } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type NotificationStatus = 'received' | 'processing' | 'processed' | 'ignored' | 'unmapped' | 'stale' | 'failed';
@@ -23,7 +23,7 @@ export interface NotificationRow {
   guild: string | null;
   attempts: number;
   nextAttemptAt: Date | null;
-  leaseUntil: Date | null;
+  lease: Lease | null;
   lastError: string | null;
   receivedAt: Date;
   processedAt: Date | null;
@@ -43,7 +43,7 @@ const notificationSchema = new Schema<NotificationRow>(
     guild: { type: String, default: null },
     attempts: { type: Number, default: 0 },
     nextAttemptAt: { type: Date, default: null },
-    leaseUntil: { type: Date, default: null },
+    lease: leasePath,
     lastError: { type: String, default: null },
     receivedAt: { type: Date, required: true },
     processedAt: { type: Date, default: null },
@@ -57,3 +57,5 @@ notificationSchema.index({ receivedAt: -1 });
 export const NotificationModel =
   (mongoose.models.Notification as mongoose.Model<NotificationRow>) ??
   mongoose.model<NotificationRow>('Notification', notificationSchema);
+/** Claims of the processors handling notifications (a crashed processor's notification is processed again later). */
+export const notificationLeases = new Leases<NotificationRow>(NotificationModel);

@@ -1,11 +1,10 @@
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { applyAppleNotification } from './applyAppleNotification';
 import { applyGoogleNotification } from './applyGoogleNotification';
 import { applyStripeEvent } from './applyStripeEvent';
-import { NotificationModel, type NotificationRow } from './model';
+import { type NotificationRow, notificationLeases } from './model';
 import type { Outcome } from './outcome';
 
-const LEASE_MS = 60_000;
 const MAX_BACKOFF_MS = 3600_000;
 
 const appliers: Record<NotificationRow['provider'], (ctx: BillingContext, row: NotificationRow) => Promise<Outcome>> = {
@@ -14,19 +13,14 @@ const appliers: Record<NotificationRow['provider'], (ctx: BillingContext, row: N
   'android-store': applyGoogleNotification,
 };
 
-/** Claims one due notification (received, failed and due, or processing with an expired lease), oldest first. */
-async function claimNext(): Promise<NotificationRow | null> {
-  const now = new Date();
-  return NotificationModel.findOneAndUpdate(
+/** Claims one due notification (received, failed and due, or processing with a lapsed lease), oldest first. */
+function claimNext() {
+  return notificationLeases.claim(
     {
-      $or: [
-        { status: { $in: ['received', 'failed'] }, nextAttemptAt: { $lte: now } },
-        { status: 'processing', leaseUntil: { $lte: now } },
-      ],
+      $or: [{ status: { $in: ['received', 'failed'] }, nextAttemptAt: { $lte: new Date() } }, { status: 'processing' }],
     },
-    { $set: { status: 'processing', leaseUntil: new Date(now.getTime() + LEASE_MS) }, $inc: { attempts: 1 } },
-    { sort: { receivedAt: 1 }, returnDocument: 'after' },
-  ).lean<NotificationRow>();
+    { update: { $set: { status: 'processing' }, $inc: { attempts: 1 } }, sort: { receivedAt: 1 } },
+  );
 }
 
 /**
@@ -38,26 +32,23 @@ async function claimNext(): Promise<NotificationRow | null> {
 export async function processNotifications(ctx: BillingContext, limit = 100): Promise<number> {
   let done = 0;
   for (; done < limit; done++) {
-    const row = await claimNext();
-    if (!row) break;
+    const claimed = await claimNext();
+    if (!claimed) break;
+    const { row, lease } = claimed;
     try {
       const outcome = await appliers[row.provider](ctx, row);
       if (outcome.status === 'unmapped') {
         ctx.logger.warn({ notification: row._id, type: row.type, mapKey: row.mapKey }, 'notification maps to no guild');
       }
-      await NotificationModel.updateOne(
-        { _id: row._id },
-        {
-          $set: {
-            status: outcome.status,
-            guild: outcome.guild,
-            processedAt: new Date(),
-            leaseUntil: null,
-            nextAttemptAt: null,
-            lastError: null,
-          },
+      await notificationLeases.release(row._id, lease, {
+        $set: {
+          status: outcome.status,
+          guild: outcome.guild,
+          processedAt: new Date(),
+          nextAttemptAt: null,
+          lastError: null,
         },
-      );
+      });
     } catch (err) {
       const gaveUp = row.attempts >= ctx.config.NOTIFICATION_MAX_ATTEMPTS;
       const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** row.attempts);
@@ -65,17 +56,13 @@ export async function processNotifications(ctx: BillingContext, limit = 100): Pr
         { err, notification: row._id, attempts: row.attempts, gaveUp },
         'notification processing failed',
       );
-      await NotificationModel.updateOne(
-        { _id: row._id },
-        {
-          $set: {
-            status: 'failed',
-            leaseUntil: null,
-            lastError: (err as Error).message ?? String(err),
-            nextAttemptAt: gaveUp ? null : new Date(Date.now() + backoff),
-          },
+      await notificationLeases.release(row._id, lease, {
+        $set: {
+          status: 'failed',
+          lastError: (err as Error).message ?? String(err),
+          nextAttemptAt: gaveUp ? null : new Date(Date.now() + backoff),
         },
-      );
+      });
     }
   }
   return done;

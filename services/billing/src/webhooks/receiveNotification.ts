@@ -22,7 +22,7 @@ export async function receiveNotification(provider: Provider, raw: Buffer, v: Ve
       guild: null,
       attempts: 0,
       nextAttemptAt: now,
-      leaseUntil: null,
+      lease: null,
       lastError: null,
       receivedAt: now,
       processedAt: null,

@@ -1,4 +1,4 @@
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { NotificationModel } from './model';
 
 /** Makes the `unmapped` notifications carrying `mapKey` due again (a guild link for it was just created). */

@@ -1,5 +1,5 @@
 import { billingRoutes, bind, type Provider, type RouteBinding } from '@guildhall/shared';
-import type { BillingContext } from '../context';
+import type { BillingContext } from '../config';
 import { NotificationModel } from './model';
 import { receiveNotification } from './receiveNotification';
 import { toNotification } from './toNotification';
@@ -28,7 +28,7 @@ export function webhookRoutes(ctx: BillingContext, kick: () => void): RouteBindi
     return byProvider[provider]();
   };
   return [
-    bind(billingRoutes.webhook, async ({ params, raw, req }) => {
+    bind(billingRoutes.receiveWebhook, async ({ params, raw, req }) => {
       const verified = await verify(params.provider, raw, req.headers);
       const stored = await receiveNotification(params.provider, raw, verified);
       ctx.logger.info(
@@ -38,7 +38,7 @@ export function webhookRoutes(ctx: BillingContext, kick: () => void): RouteBindi
       if (stored) kick();
       return undefined;
     }),
-    bind(billingRoutes.listNotifications, async ({ query }) => {
+    bind(billingRoutes.listBillingNotifications, async ({ query }) => {
       const filter = {
         ...(query.status ? { status: query.status } : {}),
         ...(query.provider ? { provider: query.provider } : {}),

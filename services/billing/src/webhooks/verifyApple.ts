@@ -9,7 +9,7 @@ import {
 } from '@apple/app-store-server-library';
 import { badRequest, HttpProblem, unauthorized } from '@guildhall/shared';
 import { z } from 'zod';
-import type { BillingConfig } from '../context';
+import type { BillingConfig } from '../config';
 import type { VerifiedNotification } from './verified';
 
 /** The verified content of an App Store Server Notification V2, as stored. */

@@ -1,10 +1,8 @@
 import { badRequest, HttpProblem, unauthorized } from '@guildhall/shared';
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
-import type { BillingConfig } from '../context';
+import type { BillingConfig } from '../config';
 import type { VerifiedNotification } from './verified';
-
-const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
 const PushBody = z.object({
   message: z.object({
@@ -45,34 +43,36 @@ export const DeveloperNotification = z.object({
 export type DeveloperNotification = z.infer<typeof DeveloperNotification>;
 
 /**
- * Verifies an `android-store` Pub/Sub push: the `Authorization: Bearer` OIDC token against `GOOGLE_JWKS_URL`
- * (jose; signature, expiry, issuer accounts.google.com, audience `GOOGLE_AUDIENCE`, `email` =
- * `GOOGLE_SERVICE_ACCOUNT` and verified), then decodes the base64 `DeveloperNotification` of `message.data`
- * (package `GOOGLE_PACKAGE_NAME` when set). jose is used instead of google-auth-library (v11 needs Node 22).
+ * Verifies an `android-store` Pub/Sub push: the `Authorization: Bearer` OIDC token with google-auth-library's
+ * `OAuth2Client.verifyIdToken` (signature against the certificates at `GOOGLE_CERTS_URL`, cached as Google's
+ * `Cache-Control` allows; `iat`/`exp` with Google's 300 s clock skew; issuer accounts.google.com; audience
+ * `GOOGLE_AUDIENCE`), requires `email` = `GOOGLE_SERVICE_ACCOUNT` and `email_verified`, then decodes the base64
+ * `DeveloperNotification` of `message.data` (package `GOOGLE_PACKAGE_NAME` when set).
  * 401 bad token; 400 malformed body; 503 not configured.
  */
 export class GoogleVerifier {
-  private readonly jwks: JWTVerifyGetKey | null;
+  private readonly client: OAuth2Client | null;
 
   constructor(private readonly config: BillingConfig) {
-    this.jwks =
+    this.client =
       config.GOOGLE_AUDIENCE && config.GOOGLE_SERVICE_ACCOUNT
-        ? createRemoteJWKSet(new URL(config.GOOGLE_JWKS_URL), { timeoutDuration: 5_000, cooldownDuration: 30_000 })
+        ? new OAuth2Client({
+            endpoints: { oauth2FederatedSignonPemCertsUrl: config.GOOGLE_CERTS_URL },
+            // Node's own fetch: gaxios would otherwise import node-fetch dynamically on first use.
+            transporterOptions: { fetchImplementation: fetch },
+          })
         : null;
   }
 
   /** See the class description. */
   async verify(raw: Buffer, authorization: string | undefined): Promise<VerifiedNotification> {
-    if (!this.jwks) throw new HttpProblem(503, 'android-store notifications are not configured');
+    if (!this.client) throw new HttpProblem(503, 'android-store notifications are not configured');
     const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
     if (!token) throw unauthorized('Missing Authorization: Bearer token');
     try {
-      const { payload } = await jwtVerify(token, this.jwks, {
-        issuer: GOOGLE_ISSUERS,
-        audience: this.config.GOOGLE_AUDIENCE,
-        algorithms: ['RS256'],
-      });
-      if (payload.email !== this.config.GOOGLE_SERVICE_ACCOUNT || payload.email_verified !== true) {
+      const ticket = await this.client.verifyIdToken({ idToken: token, audience: this.config.GOOGLE_AUDIENCE });
+      const payload = ticket.getPayload();
+      if (payload?.email !== this.config.GOOGLE_SERVICE_ACCOUNT || payload.email_verified !== true) {
         throw new Error('token is not from the configured service account');
       }
     } catch (err) {

@@ -1,37 +1,44 @@
-import { isPlatformNotFound, platformProblem, Routes } from '@guildhall/shared';
+import { isPlatformNotFound, platformProblem } from '@guildhall/shared';
 import type { APIGuildMember } from 'discord-api-types/v10';
-import type { Ctx } from '../config';
+import { LRUCache } from 'lru-cache';
+import type { CommunityContext } from '../config';
 
-interface Entry {
-  member: APIGuildMember | null;
-  at: number;
-}
-
-const entries = new Map<string, Entry>();
-const MAX_ENTRIES = 50_000;
+/** Per-process members by `guild:user` (lru-cache: at most 50 000, least recently used go first). */
+const entries = new LRUCache<
+  string,
+  { member: APIGuildMember | null },
+  { ctx: CommunityContext; guild: string; user: string }
+>({
+  max: 50_000,
+  ignoreFetchAbort: true,
+  fetchMethod: async (_key, _stale, { context: { ctx, guild, user } }) => ({
+    member: await readMember(ctx, guild, user),
+  }),
+});
 
 /**
  * The member `user` of `guild` from the platform (`GET /guilds/{g}/members/{u}`), `null` when not a member (404).
- * Answers are reused for `MEMBER_CACHE_MS`; member dispatches drop them earlier (`forgetMember`). 502 when the
- * platform refuses otherwise.
+ * Answers are reused for `MEMBER_CACHE_MS` (0: never); member dispatches drop them earlier (`forgetMember`), and a
+ * read in flight then is answered but not kept. Concurrent misses share one read. 502 when the platform refuses
+ * otherwise (not kept).
  */
-export async function getMember(ctx: Ctx, guild: string, user: string): Promise<APIGuildMember | null> {
-  const key = `${guild}:${user}`;
-  const hit = entries.get(key);
-  if (hit && Date.now() - hit.at < ctx.config.MEMBER_CACHE_MS) return hit.member;
-  let member: APIGuildMember | null;
-  try {
-    member = (await ctx.platform.get(Routes.guildMember(guild, user))) as APIGuildMember;
-  } catch (err) {
-    if (!isPlatformNotFound(err)) throw platformProblem(err, 'read the member');
-    member = null;
-  }
-  if (entries.size >= MAX_ENTRIES) entries.clear();
-  entries.set(key, { member, at: Date.now() });
-  return member;
+export async function getMember(ctx: CommunityContext, guild: string, user: string): Promise<APIGuildMember | null> {
+  const ttl = ctx.config.MEMBER_CACHE_MS;
+  if (ttl <= 0) return readMember(ctx, guild, user);
+  const entry = await entries.fetch(`${guild}:${user}`, { context: { ctx, guild, user }, ttl });
+  return entry?.member ?? null;
 }
 
 /** Drops the cached member (GUILD_MEMBER_ADD/UPDATE/REMOVE of that user). */
 export function forgetMember(guild: string, user: string): void {
   entries.delete(`${guild}:${user}`);
+}
+
+async function readMember(ctx: CommunityContext, guild: string, user: string): Promise<APIGuildMember | null> {
+  try {
+    return await ctx.platform.guilds.getMember(guild, user);
+  } catch (err) {
+    if (!isPlatformNotFound(err)) throw platformProblem(err, 'read the member');
+    return null;
+  }
 }

@@ -1,6 +1,6 @@
 import { type AccessReply, type AccessRequest, CAPS, type Cap, HttpProblem } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { ALL_PERMISSION_BITS, grantsAllCaps, permissionNames } from '../platform/permissions';
 import { StaffRole } from '../staff/model';
 import { loadStructure } from '../structure/loadStructure';
@@ -14,7 +14,7 @@ const NO_ACCESS: AccessReply = { member: false, owner: false, permissions: [], r
  * of the caps of the member's staff roles. A non-member (or a guild the platform does not know) -> `member: false`
  * with nothing. `permissions`: guild-level platform permission names (@everyone plus the member's roles).
  */
-export async function resolveAccess(ctx: Ctx, { guild, user }: AccessRequest): Promise<AccessReply> {
+export async function resolveAccess(ctx: CommunityContext, { guild, user }: AccessRequest): Promise<AccessReply> {
   let structure: Awaited<ReturnType<typeof loadStructure>>;
   try {
     structure = await loadStructure(ctx, guild);

@@ -1,6 +1,6 @@
 import { badRequest, type FieldError, type Forum, type Identity, notFound } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { botTop, loadStructure } from '../structure/loadStructure';
 import type { StoredChannel, StructureDoc } from '../structure/model';
 import { ManagedForum, type Status } from './model';
@@ -22,7 +22,7 @@ export function findForum(structure: StructureDoc, forum: string): StoredChannel
  * managed, below the bot's highest role). 400 listing every bad status; 404 not a forum. Emits `settings.updated`.
  */
 export async function setForumStatuses(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   forum: string,
   statuses: Status[],

@@ -1,5 +1,5 @@
 import { badRequest, type FieldError, type Identity } from '@guildhall/shared';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { copyItems } from './copyItems';
 import { GuildItem, Pack, type PackItem, Subscription, type SubscriptionDoc } from './model';
@@ -12,7 +12,13 @@ import { packForContributor } from './packAccess';
  * slots; a guild whose slots are full, or whose copy fails, is logged and gets the rest on its next subscription
  * update. Emits `settings.updated` (area `pack`).
  */
-export async function addPackItems(ctx: Ctx, guild: string, packId: string, ids: string[], actor: Identity) {
+export async function addPackItems(
+  ctx: CommunityContext,
+  guild: string,
+  packId: string,
+  ids: string[],
+  actor: Identity,
+) {
   const pack = await packForContributor(guild, packId);
   await loadStructure(ctx, guild);
   const items = new Map((await GuildItem.find({ guild, id: { $in: ids } }).lean()).map((i) => [i.id, i]));

@@ -1,6 +1,6 @@
-import { HttpProblem, platformFailure, platformProblem, Routes } from '@guildhall/shared';
+import { HttpProblem, platformFailure, platformProblem } from '@guildhall/shared';
 import type { APIEmoji, APISticker } from 'discord-api-types/v10';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { itemImageUrl, rememberGuildItem } from './guildItems';
 import { type ItemKind, type PackItem, Subscription, type SubscriptionDoc } from './model';
 
@@ -15,7 +15,7 @@ export interface CopyOutcome {
   leftOut: PackItem[];
 }
 
-async function readImage(ctx: Ctx, item: PackItem): Promise<{ bytes: Buffer; ext: string; url: string }> {
+async function readImage(ctx: CommunityContext, item: PackItem): Promise<{ bytes: Buffer; ext: string; url: string }> {
   const url = itemImageUrl(ctx.config.PLATFORM_CDN_URL, item);
   const ext = url.slice(url.lastIndexOf('.') + 1);
   let response: Response;
@@ -35,23 +35,33 @@ async function readImage(ctx: Ctx, item: PackItem): Promise<{ bytes: Buffer; ext
   return { bytes: Buffer.from(await response.arrayBuffer()), ext, url };
 }
 
-async function createCopy(ctx: Ctx, guild: string, item: PackItem, reason: string): Promise<APIEmoji | APISticker> {
+async function createCopy(
+  ctx: CommunityContext,
+  guild: string,
+  item: PackItem,
+  reason: string,
+): Promise<APIEmoji | APISticker> {
   const image = await readImage(ctx, item);
   if (item.kind === 'sticker') {
-    const source = (await ctx.platform.get(Routes.guildSticker(item.guild, item.id))) as APISticker;
-    const created = (await ctx.platform.post(Routes.guildStickers(guild), {
-      body: { name: item.name, tags: source.tags || item.name, description: source.description ?? '' },
-      files: [{ key: 'file', name: `${item.name}.${image.ext}`, data: image.bytes, contentType: MIME[image.ext] }],
-      appendToFormData: true,
-      reason,
-    })) as APISticker;
+    const source = await ctx.platform.guilds.getSticker(item.guild, item.id);
+    const created = await ctx.platform.guilds.createSticker(
+      guild,
+      {
+        name: item.name,
+        tags: source.tags || item.name,
+        description: source.description ?? '',
+        file: { name: `${item.name}.${image.ext}`, data: image.bytes, contentType: MIME[image.ext] },
+      },
+      { reason },
+    );
     await rememberGuildItem(guild, created, 'sticker');
     return created;
   }
-  const created = (await ctx.platform.post(Routes.guildEmojis(guild), {
-    body: { name: item.name, image: `data:${MIME[image.ext]};base64,${image.bytes.toString('base64')}`, roles: [] },
-    reason,
-  })) as APIEmoji;
+  const created = await ctx.platform.guilds.createEmoji(
+    guild,
+    { name: item.name, image: `data:${MIME[image.ext]};base64,${image.bytes.toString('base64')}`, roles: [] },
+    { reason },
+  );
   await rememberGuildItem(guild, created, 'emoji');
   return created;
 }
@@ -63,7 +73,7 @@ async function createCopy(ctx: Ctx, guild: string, item: PackItem, reason: strin
  * (copies made so far stay recorded).
  */
 export async function copyItems(
-  ctx: Ctx,
+  ctx: CommunityContext,
   sub: SubscriptionDoc,
   items: PackItem[],
   packName: string,

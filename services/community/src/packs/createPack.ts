@@ -1,6 +1,6 @@
 import type { AvailablePack, Identity } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { Pack, Subscription, subscriptionId } from './model';
 import { newPackId } from './packId';
 
@@ -9,7 +9,7 @@ import { newPackId } from './packId';
  * its other packs). Emits `settings.updated` (area `pack`).
  */
 export async function createPack(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   name: string,
   actor: Identity,

@@ -1,6 +1,6 @@
-import { type Identity, type ItemDeletionResult, isPlatformNotFound, platformProblem, Routes } from '@guildhall/shared';
+import { type Identity, type ItemDeletionResult, isPlatformNotFound, platformProblem } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { forgetGuildItem } from './guildItems';
 import { GuildItem, type GuildItemDoc, Pack, Subscription } from './model';
@@ -63,13 +63,10 @@ async function plan(guild: string, ids: string[]): Promise<{ planned: Planned[];
   return { planned, conflicts };
 }
 
-async function remove(ctx: Ctx, item: GuildItemDoc, removal: Removal, reason: string): Promise<void> {
-  const route =
-    item.kind === 'sticker'
-      ? Routes.guildSticker(removal.guild, removal.id)
-      : Routes.guildEmoji(removal.guild, removal.id);
+async function remove(ctx: CommunityContext, item: GuildItemDoc, removal: Removal, reason: string): Promise<void> {
   try {
-    await ctx.platform.delete(route, { reason });
+    if (item.kind === 'sticker') await ctx.platform.guilds.deleteSticker(removal.guild, removal.id, { reason });
+    else await ctx.platform.guilds.deleteEmoji(removal.guild, removal.id, { reason });
   } catch (err) {
     if (!isPlatformNotFound(err)) throw platformProblem(err, `delete ${item.name} in guild ${removal.guild}`);
   }
@@ -84,7 +81,7 @@ async function remove(ctx: Ctx, item: GuildItemDoc, removal: Removal, reason: st
  * refuses (deletions done before stay done and are listed by the next preview no more). Emits `items.deleted`.
  */
 export async function deleteItems(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   ids: string[],
   preview: boolean,

@@ -1,7 +1,7 @@
 import type { PacksResponse } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { itemImageUrl } from './guildItems';
 import { GuildItem, Pack, Subscription } from './model';
@@ -15,7 +15,7 @@ const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlags
  * and its slots. `enabled`: the bot may create and delete emoji/stickers in the guild (Administrator or an
  * expressions permission on one of its roles), so packs can be synced.
  */
-export async function listPacks(ctx: Ctx, guild: string): Promise<z.infer<typeof PacksResponse>> {
+export async function listPacks(ctx: CommunityContext, guild: string): Promise<z.infer<typeof PacksResponse>> {
   const structure = await loadStructure(ctx, guild);
   const subs = await Subscription.find({ guild }).sort({ position: 1 }).lean();
   const packs = await Pack.find({ _id: { $in: subs.map((s) => s.pack) } }).lean();

@@ -1,5 +1,5 @@
 import { badRequest, conflict, HttpProblem, type Identity, notFound } from '@guildhall/shared';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { copyItems } from './copyItems';
 import {
@@ -27,7 +27,7 @@ function describeLeftOut(items: PackItem[]): string {
  * guild owns the pack. Emits `settings.updated` (area `pack`).
  */
 export async function subscribeToPack(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   packId: string,
   contributes: boolean,

@@ -1,7 +1,7 @@
-import type { Ctx } from '../config';
-import type { Dispatch } from '../structure/applyStructureDispatch';
+import type { Dispatch } from '@guildhall/shared';
+import type { CommunityContext } from '../config';
 import { Post } from './model';
-import { type PlatformThread, trackPost } from './trackPost';
+import { trackPost } from './trackPost';
 
 /** Platform dispatches that change posts. */
 export const POST_DISPATCHES = [
@@ -24,40 +24,47 @@ function emojiKey(emoji: { id?: string | null; name?: string | null } | undefine
  * Applies one post dispatch: threads in forums are tracked (created, updated, deleted); reactions on a post's starter
  * message (its id is the thread id) count as votes, one per user. Idempotent (set semantics for voters).
  */
-export async function applyPostDispatch(ctx: Ctx, dispatch: Dispatch): Promise<void> {
-  const d = dispatch.d;
-  const guild = (dispatch.t === 'GUILD_CREATE' ? d.id : d.guild_id) as string | undefined;
-  if (!guild) return;
+export async function applyPostDispatch(
+  ctx: CommunityContext,
+  dispatch: Dispatch<(typeof POST_DISPATCHES)[number]>,
+): Promise<void> {
   switch (dispatch.t) {
     case 'GUILD_CREATE':
+      if (dispatch.d.unavailable) return;
+      for (const thread of dispatch.d.threads ?? []) await trackPost(ctx, dispatch.d.id, thread);
+      return;
     case 'THREAD_LIST_SYNC':
-      for (const thread of (d.threads ?? []) as PlatformThread[]) await trackPost(ctx, guild, thread);
+      for (const thread of dispatch.d.threads) await trackPost(ctx, dispatch.d.guild_id, thread);
       return;
     case 'THREAD_CREATE':
     case 'THREAD_UPDATE':
-      await trackPost(ctx, guild, d as unknown as PlatformThread);
+      if (dispatch.d.guild_id) await trackPost(ctx, dispatch.d.guild_id, dispatch.d);
       return;
     case 'THREAD_DELETE':
-      await Post.deleteOne({ _id: d.id as string });
+      await Post.deleteOne({ _id: dispatch.d.id });
       return;
     case 'MESSAGE_REACTION_ADD':
     case 'MESSAGE_REACTION_REMOVE': {
-      if (d.message_id !== d.channel_id) return;
-      const key = `${d.user_id as string}:${emojiKey(d.emoji as { id?: string; name?: string })}`;
+      const d = dispatch.d;
+      if (!d.guild_id || d.message_id !== d.channel_id) return;
+      const key = `${d.user_id}:${emojiKey(d.emoji)}`;
       const update =
         dispatch.t === 'MESSAGE_REACTION_ADD' ? { $addToSet: { voters: key } } : { $pull: { voters: key } };
-      await Post.updateOne({ _id: d.channel_id as string }, update);
+      await Post.updateOne({ _id: d.channel_id }, update);
       return;
     }
-    case 'MESSAGE_REACTION_REMOVE_ALL':
-      if (d.message_id === d.channel_id)
-        await Post.updateOne({ _id: d.channel_id as string }, { $set: { voters: [] } });
+    case 'MESSAGE_REACTION_REMOVE_ALL': {
+      const d = dispatch.d;
+      if (d.guild_id && d.message_id === d.channel_id)
+        await Post.updateOne({ _id: d.channel_id }, { $set: { voters: [] } });
       return;
+    }
     case 'MESSAGE_REACTION_REMOVE_EMOJI': {
-      if (d.message_id !== d.channel_id) return;
-      const post = await Post.findById(d.channel_id as string).lean();
+      const d = dispatch.d;
+      if (!d.guild_id || d.message_id !== d.channel_id) return;
+      const post = await Post.findById(d.channel_id).lean();
       if (!post) return;
-      const suffix = `:${emojiKey(d.emoji as { id?: string; name?: string })}`;
+      const suffix = `:${emojiKey(d.emoji)}`;
       await Post.updateOne({ _id: post._id }, { $pullAll: { voters: post.voters.filter((v) => v.endsWith(suffix)) } });
       return;
     }

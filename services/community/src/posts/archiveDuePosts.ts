@@ -1,5 +1,5 @@
-import { isPlatformNotFound, platformFailure, Routes } from '@guildhall/shared';
-import type { Ctx } from '../config';
+import { isPlatformNotFound, platformFailure } from '@guildhall/shared';
+import type { CommunityContext } from '../config';
 import { Post, type PostDoc } from './model';
 
 const RETRY_MS = 5 * 60_000;
@@ -9,7 +9,7 @@ const RETRY_MS = 5 * 60_000;
  * cleared) so two replicas never archive it twice; a platform refusal puts it back due in 5 minutes; a post gone from
  * the platform is forgotten. Returns how many posts were archived.
  */
-export async function archiveDuePosts(ctx: Ctx): Promise<number> {
+export async function archiveDuePosts(ctx: CommunityContext): Promise<number> {
   let archived = 0;
   for (;;) {
     const post = await Post.findOneAndUpdate(
@@ -19,10 +19,11 @@ export async function archiveDuePosts(ctx: Ctx): Promise<number> {
     ).lean<PostDoc>();
     if (!post) return archived;
     try {
-      await ctx.platform.patch(Routes.channel(post._id), {
-        body: { archived: true },
-        reason: 'Guildhall: status archive time reached',
-      });
+      await ctx.platform.channels.edit(
+        post._id,
+        { archived: true },
+        { reason: 'Guildhall: status archive time reached' },
+      );
       await Post.updateOne({ _id: post._id }, { $set: { archived: true } });
       archived++;
     } catch (err) {

@@ -6,30 +6,30 @@ import {
   isPlatformNotFound,
   notFound,
   platformProblem,
-  Routes,
 } from '@guildhall/shared';
+import type { APIChannel } from 'discord-api-types/v10';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { ManagedForum } from '../forums/model';
 import { loadStructure } from '../structure/loadStructure';
 import { Post, type PostDoc } from './model';
 import { toPost } from './toPost';
-import { type PlatformThread, trackPost } from './trackPost';
+import { trackPost } from './trackPost';
 
 /** The platform's limit of tags applied to one forum post. */
 const MAX_APPLIED_TAGS = 5;
 
-async function findPost(ctx: Ctx, guild: string, thread: string): Promise<PostDoc> {
+async function findPost(ctx: CommunityContext, guild: string, thread: string): Promise<PostDoc> {
   const stored = await Post.findOne({ _id: thread, guild }).lean<PostDoc>();
   if (stored) return stored;
-  let channel: PlatformThread;
+  let channel: APIChannel;
   try {
-    channel = (await ctx.platform.get(Routes.channel(thread))) as PlatformThread;
+    channel = await ctx.platform.channels.get(thread);
   } catch (err) {
     if (isPlatformNotFound(err)) throw notFound(`Post ${thread} not found`);
     throw platformProblem(err, 'read the post');
   }
-  if (channel.guild_id !== guild) throw notFound(`Post ${thread} not found`);
+  if (!('guild_id' in channel) || channel.guild_id !== guild) throw notFound(`Post ${thread} not found`);
   const tracked = await trackPost(ctx, guild, channel);
   if (!tracked) throw notFound(`Thread ${thread} is not a forum post`);
   return tracked;
@@ -44,7 +44,7 @@ async function findPost(ctx: Ctx, guild: string, thread: string): Promise<PostDo
  * post's forum, 502 when the platform refuses (the steps done before the refusal stay done).
  */
 export async function setPostStatus(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   thread: string,
   tag: string,
@@ -64,26 +64,21 @@ export async function setPostStatus(
   const reason = `Status ${tagName} set by ${actor.name}`;
 
   try {
-    await ctx.platform.patch(Routes.channel(thread), {
-      body: { applied_tags: tags, archived: false, locked: status.lock },
-      reason,
-    });
+    await ctx.platform.channels.edit(thread, { applied_tags: tags, archived: false, locked: status.lock }, { reason });
   } catch (err) {
     throw platformProblem(err, 'apply the status tag');
   }
   await Post.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
   if (status.reply.trim()) {
     try {
-      await ctx.platform.post(Routes.channelMessages(thread), {
-        body: { content: status.reply, allowed_mentions: { parse: [] } },
-      });
+      await ctx.platform.channels.createMessage(thread, { content: status.reply, allowed_mentions: { parse: [] } });
     } catch (err) {
       throw platformProblem(err, 'post the status reply');
     }
   }
   if (status.rewardRole && post.author !== '0') {
     try {
-      await ctx.platform.put(Routes.guildMemberRole(guild, post.author, status.rewardRole), { reason });
+      await ctx.platform.guilds.addRoleToMember(guild, post.author, status.rewardRole, { reason });
     } catch (err) {
       if (!isPlatformNotFound(err)) throw platformProblem(err, "give the reward role to the post's author");
     }

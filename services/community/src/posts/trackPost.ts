@@ -1,6 +1,6 @@
-import { Routes } from '@guildhall/shared';
+import { snowflakeTime } from '@guildhall/shared';
 import { getMember } from '../access/memberCache';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { ManagedForum } from '../forums/model';
 import { FORUM_TYPES } from '../forums/setForumStatuses';
 import { loadStructure } from '../structure/loadStructure';
@@ -17,15 +17,13 @@ export interface PlatformThread {
   thread_metadata?: { archived?: boolean; locked?: boolean; create_timestamp?: string };
 }
 
-const DISCORD_EPOCH = 1420070400000n;
-
-/** Creation time of a platform id (snowflake). */
-export function snowflakeTime(id: string): Date {
-  return new Date(Number((BigInt(id) >> 22n) + DISCORD_EPOCH));
-}
-
 /** Display name of a member: nickname, else global name, else username; `fallback` when not a member. */
-export async function displayName(ctx: Ctx, guild: string, user: string, fallback: string): Promise<string> {
+export async function displayName(
+  ctx: CommunityContext,
+  guild: string,
+  user: string,
+  fallback: string,
+): Promise<string> {
   const member = await getMember(ctx, guild, user).catch(() => null);
   if (!member) return fallback;
   return member.nick ?? member.user.global_name ?? member.user.username;
@@ -37,7 +35,7 @@ export async function displayName(ctx: Ctx, guild: string, user: string, fallbac
  * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
  * stored post, or null when the thread is not in a forum. Idempotent.
  */
-export async function trackPost(ctx: Ctx, guild: string, thread: PlatformThread): Promise<PostDoc | null> {
+export async function trackPost(ctx: CommunityContext, guild: string, thread: PlatformThread): Promise<PostDoc | null> {
   if (!thread.parent_id) return null;
   const existing = await Post.findById(thread.id).lean<PostDoc>();
   if (!existing) {
@@ -75,17 +73,18 @@ export async function trackPost(ctx: Ctx, guild: string, thread: PlatformThread)
   return applyDefaultStatus(ctx, doc);
 }
 
-async function applyDefaultStatus(ctx: Ctx, post: PostDoc): Promise<PostDoc> {
+async function applyDefaultStatus(ctx: CommunityContext, post: PostDoc): Promise<PostDoc> {
   const forum = await ManagedForum.findById(post.forum).lean();
   const first = forum?.statuses[0];
   if (!forum || !first || post.tags.length >= 5) return post;
   const statusTags = new Set(forum.statuses.map((s) => s.tag));
   if (post.tags.some((t) => statusTags.has(t))) return post;
   const tags = [...post.tags, first.tag];
-  await ctx.platform.patch(Routes.channel(post._id), {
-    body: { applied_tags: tags },
-    reason: 'Guildhall: initial status of a new post',
-  });
+  await ctx.platform.channels.edit(
+    post._id,
+    { applied_tags: tags },
+    { reason: 'Guildhall: initial status of a new post' },
+  );
   await Post.updateOne({ _id: post._id }, { $set: { tags } });
   return { ...post, tags };
 }

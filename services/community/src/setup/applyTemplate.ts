@@ -1,7 +1,7 @@
-import { type AppliedPlace, type Identity, notFound, platformProblem, Routes } from '@guildhall/shared';
-import { type APIChannel, type APIRole, OverwriteType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { type AppliedPlace, type Identity, notFound, permissionBits, platformProblem } from '@guildhall/shared';
+import { OverwriteType, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { type PlatformChannel, toStoredChannel, toStoredRole } from '../structure/fromPlatform';
 import { fetchStructure, mutateStructure } from '../structure/loadStructure';
 import type { StructureDoc } from '../structure/model';
@@ -24,12 +24,15 @@ function channelBody(structure: StructureDoc, place: PlaceSpec, gate: boolean) {
             {
               id: structure._id,
               type: OverwriteType.Role,
-              allow: 0,
-              deny: Number(PermissionFlagsBits.ViewChannel),
+              allow: permissionBits(0),
+              deny: permissionBits(PermissionFlagsBits.ViewChannel),
             },
-            ...structure.botRoles
-              .slice(0, 1)
-              .map((id) => ({ id, type: OverwriteType.Role, allow: Number(STAFF_VIEW), deny: 0 })),
+            ...structure.botRoles.slice(0, 1).map((id) => ({
+              id,
+              type: OverwriteType.Role,
+              allow: permissionBits(STAFF_VIEW),
+              deny: permissionBits(0),
+            })),
           ],
         }
       : {}),
@@ -45,7 +48,7 @@ function channelBody(structure: StructureDoc, place: PlaceSpec, gate: boolean) {
  * Emits `settings.updated` (area `setup`) when something was created.
  */
 export async function applyTemplate(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
   key: string,
   actor: Identity,
@@ -65,20 +68,20 @@ export async function applyTemplate(
       }
       try {
         if (place.kind === 'role') {
-          const role = (await ctx.platform.post(Routes.guildRoles(guild), {
-            body: { name: place.name, permissions: 0, mentionable: true },
-            reason,
-          })) as APIRole;
+          const role = await ctx.platform.guilds.createRole(
+            guild,
+            { name: place.name, permissions: permissionBits(0), mentionable: true },
+            { reason },
+          );
           structure =
             (await mutateStructure(guild, (doc) => {
               doc.roles = [...doc.roles.filter((r) => r.id !== role.id), toStoredRole(role)];
             })) ?? structure;
           places.push({ step: step.feature, key: placeKey, kind: 'role', id: role.id, name: role.name, created: true });
         } else {
-          const channel = (await ctx.platform.post(Routes.guildChannels(guild), {
-            body: channelBody(structure, place, step.gate),
+          const channel = await ctx.platform.guilds.createChannel(guild, channelBody(structure, place, step.gate), {
             reason,
-          })) as APIChannel;
+          });
           const stored = toStoredChannel(channel as PlatformChannel);
           structure =
             (await mutateStructure(guild, (doc) => {

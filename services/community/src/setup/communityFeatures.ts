@@ -1,6 +1,6 @@
 import type { FeatureEntry } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { ManagedForum } from '../forums/model';
 import { listPacks } from '../packs/listPacks';
 import { StaffRole } from '../staff/model';
@@ -15,7 +15,7 @@ type Feature = z.infer<typeof FeatureEntry>;
  * - `packs`: on when the guild owns or subscribes to a pack and the bot may manage its emoji/stickers; partial when it
  *   takes part in packs but the bot lacks that permission.
  */
-export async function communityFeatures(ctx: Ctx, guild: string): Promise<Feature[]> {
+export async function communityFeatures(ctx: CommunityContext, guild: string): Promise<Feature[]> {
   const structure = await loadStructure(ctx, guild);
   const channels = new Set(structure.channels.map((c) => c.id));
   const forums = (await ManagedForum.find({ guild }).lean()).filter((f) => f.statuses.length > 0);

@@ -1,6 +1,6 @@
 import { type FeatureEntry, type FeaturesReply, RPC, type SetupTemplate } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { communityFeatures } from './communityFeatures';
 import { matchPlace } from './matchPlace';
@@ -10,7 +10,7 @@ import { FEATURE_SERVICE, TEMPLATES } from './templates';
 type Feature = z.infer<typeof FeatureEntry>;
 const PEERS = ['tickets', 'logs', 'moderation', 'billing'] as const;
 
-async function peerFeatures(ctx: Ctx, guild: string, service: (typeof PEERS)[number]): Promise<Feature[]> {
+async function peerFeatures(ctx: CommunityContext, guild: string, service: (typeof PEERS)[number]): Promise<Feature[]> {
   const id = `${guild}:${service}`;
   try {
     const reply = await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS);
@@ -43,7 +43,7 @@ async function peerFeatures(ctx: Ctx, guild: string, service: (typeof PEERS)[num
  * never answered for this guild.
  */
 export async function getSetup(
-  ctx: Ctx,
+  ctx: CommunityContext,
   guild: string,
 ): Promise<{ templates: z.infer<typeof SetupTemplate>[]; features: Feature[] }> {
   const structure = await loadStructure(ctx, guild);

@@ -1,8 +1,10 @@
+import { ChannelType } from 'discord-api-types/v10';
+
 /** A channel or role a template step needs. `type`: the platform channel type (channels only). */
 export interface PlaceSpec {
   kind: 'channel' | 'role';
   name: string;
-  type?: number;
+  type?: ChannelType.GuildText | ChannelType.GuildCategory | ChannelType.GuildForum;
   /** Forum tags created with a forum channel. */
   tags?: string[];
 }
@@ -23,9 +25,9 @@ export interface TemplateSpec {
   steps: StepSpec[];
 }
 
-const TEXT = 0;
-const CATEGORY = 4;
-const FORUM = 15;
+const TEXT = ChannelType.GuildText;
+const CATEGORY = ChannelType.GuildCategory;
+const FORUM = ChannelType.GuildForum;
 
 /**
  * The setup templates. Feature names: `tickets`, `logs`, `moderation` and `premium` are answered by the tickets, logs,

@@ -1,6 +1,6 @@
 import { CAPS, type StaffRoleEntry } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { grantsAllCaps, permissionNames } from '../platform/permissions';
 import { loadStructure } from '../structure/loadStructure';
 import { StaffRole } from './model';
@@ -12,7 +12,7 @@ type Entry = z.infer<typeof StaffRoleEntry>;
  * platform permissions (Administrator, Manage Server) grant every cap (`auto: true`, caps = all). Roles deleted on the
  * platform are left out. `discord`: the role's platform permission names.
  */
-export async function listStaffRoles(ctx: Ctx, guild: string): Promise<Entry[]> {
+export async function listStaffRoles(ctx: CommunityContext, guild: string): Promise<Entry[]> {
   const structure = await loadStructure(ctx, guild);
   const explicit = new Map((await StaffRole.find({ guild }).lean()).map((s) => [s.role, s.caps]));
   return [...structure.roles]

@@ -1,6 +1,6 @@
-import { HttpProblem, isPlatformNotFound, notFound, platformProblem, Routes } from '@guildhall/shared';
+import { HttpProblem, isPlatformNotFound, notFound, platformProblem } from '@guildhall/shared';
 import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
-import type { Ctx } from '../config';
+import type { CommunityContext } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
 import { botUserId } from '../platform/botUser';
 import { type PlatformChannel, THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
@@ -11,7 +11,7 @@ import { Structure, type StructureDoc } from './model';
  * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
  * it) and 502 when the platform refuses otherwise and nothing is stored (a stale stored structure is served then).
  */
-export async function loadStructure(ctx: Ctx, guild: string): Promise<StructureDoc> {
+export async function loadStructure(ctx: CommunityContext, guild: string): Promise<StructureDoc> {
   const stored = await Structure.findById(guild).lean<StructureDoc>();
   if (stored && Date.now() - new Date(stored.fetchedAt).getTime() < ctx.config.STRUCTURE_MAX_AGE_MS) return stored;
   try {
@@ -24,16 +24,16 @@ export async function loadStructure(ctx: Ctx, guild: string): Promise<StructureD
 }
 
 /** Fetches the guild's structure and items from the platform and stores them (replacing what was stored). */
-export async function fetchStructure(ctx: Ctx, guild: string): Promise<StructureDoc> {
+export async function fetchStructure(ctx: CommunityContext, guild: string): Promise<StructureDoc> {
   let platformGuild: APIGuild;
   let channels: APIChannel[];
   let botMember: APIGuildMember;
   try {
     const bot = await botUserId(ctx.platform);
     [platformGuild, channels, botMember] = (await Promise.all([
-      ctx.platform.get(Routes.guild(guild)),
-      ctx.platform.get(Routes.guildChannels(guild)),
-      ctx.platform.get(Routes.guildMember(guild, bot)),
+      ctx.platform.guilds.get(guild),
+      ctx.platform.guilds.getChannels(guild),
+      ctx.platform.guilds.getMember(guild, bot),
     ])) as [APIGuild, APIChannel[], APIGuildMember];
   } catch (err) {
     if (isPlatformNotFound(err)) throw notFound(`Guild ${guild} is unknown to the platform or the bot is not in it`);

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
+import { Snowflake } from '@guildhall/shared';
 import mongoose from 'mongoose';
 import { z } from 'zod';
 import { createSession, SESSION_COOKIE } from '../auth/session';
 
 const Args = z.object({
-  user: z.string().regex(/^[0-9]{1,20}$/, '--user must be a platform user id (digits)'),
+  user: z.string().refine((v) => Snowflake.safeParse(v).success, '--user must be a platform user id (a snowflake)'),
   name: z.string().min(1).max(100).optional(),
   'ttl-hours': z.coerce
     .number()

@@ -1,10 +1,12 @@
 import type { JournalKind } from '@guildhall/shared';
+import { snowflakeTime } from '@guildhall/shared';
 import {
   type APIAuditLogChange,
   AuditLogEvent,
   type GatewayGuildAuditLogEntryCreateDispatchData,
 } from 'discord-api-types/v10';
 import { memberName, objectName } from '../snapshots/snapshots';
+import { journalBlindChange } from './fromMembers';
 import type { Journal } from './recordEvent';
 
 /** Audit actions that name the actor of an event journaled from another dispatch (matched by kind + target). */
@@ -13,10 +15,11 @@ const ACTOR_OF: Partial<Record<AuditLogEvent, JournalKind>> = {
   [AuditLogEvent.ChannelCreate]: 'channel_create',
   [AuditLogEvent.ChannelUpdate]: 'channel_update',
   [AuditLogEvent.ChannelDelete]: 'channel_delete',
+  [AuditLogEvent.ThreadCreate]: 'channel_create',
   [AuditLogEvent.ThreadUpdate]: 'channel_update',
+  [AuditLogEvent.ThreadDelete]: 'channel_delete',
   [AuditLogEvent.MemberBanAdd]: 'member_ban',
   [AuditLogEvent.MemberBanRemove]: 'member_unban',
-  [AuditLogEvent.MemberRoleUpdate]: 'member_roles',
   [AuditLogEvent.RoleCreate]: 'role_create',
   [AuditLogEvent.RoleUpdate]: 'role_update',
   [AuditLogEvent.RoleDelete]: 'role_delete',
@@ -56,11 +59,20 @@ function changeList(changes: APIAuditLogChange[] | undefined) {
   return (changes ?? []).map((c) => ({ key: c.key, before: c.old_value ?? null, after: c.new_value ?? null }));
 }
 
+/** Role ids of a MEMBER_ROLE_UPDATE `$add` / `$remove` change (partial roles `{id, name}`). */
+function roleIds(c: APIAuditLogChange | undefined): string[] {
+  const value = c?.new_value as Array<{ id?: string }> | undefined;
+  return Array.isArray(value) ? value.map((r) => r.id).filter((id): id is string => typeof id === 'string') : [];
+}
+
 /**
  * GUILD_AUDIT_LOG_ENTRY_CREATE. Entries of `ACTOR_OF` become actor sources for the matching event (either arrival
- * order); MEMBER_UPDATE gives the actor of `member_nickname` and, when the timeout changed, is itself a
- * `member_timeout` event (data: until, null when lifted; reason); the actions of `OWN_EVENT` are events themselves
- * (see docs/journal.md for their data). `viaService` is true when the entry's user is this service's bot.
+ * order); MEMBER_ROLE_UPDATE and MEMBER_UPDATE (nick) become sources carrying the change itself (`added`/`removed`
+ * from `$add`/`$remove`, `before`/`after` from `nick`), so the member's update dispatch can journal it without a
+ * snapshot (see `memberUpdated`); MEMBER_UPDATE with a timeout change is itself a `member_timeout` event (data:
+ * until, null when lifted; reason); the actions of `OWN_EVENT` are events themselves (see docs/journal.md for their
+ * data). `viaService` is true when the entry's user is this service's bot. Every event and source gets the entry's
+ * time (its id's snowflake time) as `at`.
  */
 export async function auditEntryCreated(
   journal: Journal,
@@ -73,8 +85,8 @@ export async function auditEntryCreated(
   const viaService = actor !== null && actor === botUserId;
   const target = entry.target_id ?? null;
   const reason = entry.reason ?? null;
-  const receivedAt = new Date();
-  const source = (kind: JournalKind, sourceTarget: string | null) =>
+  const at = snowflakeTime(entry.id);
+  const source = (kind: JournalKind, sourceTarget: string | null, extra: Record<string, unknown> = {}) =>
     journal.addSource({
       _id: `audit:${entry.id}:${kind}`,
       guild,
@@ -84,8 +96,9 @@ export async function auditEntryCreated(
       actorName,
       source: 'audit',
       viaService,
-      extra: reason ? { reason } : {},
-      receivedAt,
+      extra: reason ? { ...extra, reason } : extra,
+      at,
+      receivedAt: new Date(),
     });
   const own = (
     kind: JournalKind,
@@ -103,6 +116,7 @@ export async function auditEntryCreated(
       data: { ...data, reason },
       dedupe: `audit:${entry.id}${suffix}`,
       actor: { id: actor, name: actorName, source: 'audit', viaService },
+      at,
     });
 
   const action = entry.action_type;
@@ -111,8 +125,20 @@ export async function auditEntryCreated(
     await source(matched, action === AuditLogEvent.MessageBulkDelete ? (entry.options?.channel_id ?? target) : target);
     return;
   }
+  if (action === AuditLogEvent.MemberRoleUpdate) {
+    const added = roleIds(change(entry.changes, '$add'));
+    const removed = roleIds(change(entry.changes, '$remove'));
+    if (!(await source('member_roles', target, { added, removed })))
+      await journalBlindChange(journal, guild, target, 'member_roles', entry.id);
+    return;
+  }
   if (action === AuditLogEvent.MemberUpdate) {
-    if (change(entry.changes, 'nick')) await source('member_nickname', target);
+    const nick = change(entry.changes, 'nick');
+    if (
+      nick &&
+      !(await source('member_nickname', target, { before: nick.old_value ?? null, after: nick.new_value ?? null }))
+    )
+      await journalBlindChange(journal, guild, target, 'member_nickname', entry.id);
     const timeout = change(entry.changes, 'communication_disabled_until');
     if (timeout) {
       await own(

@@ -1,3 +1,4 @@
+import { snowflakeTime } from '@guildhall/shared';
 import type {
   GatewayGuildBanModifyDispatchData,
   GatewayGuildMemberAddDispatchData,
@@ -5,8 +6,7 @@ import type {
   GatewayGuildMemberUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { type Dispatch, dispatchKey, displayName } from '../dispatch';
-import { snowflakeTime } from '../ids';
-import { deleteSnapshot, putSnapshot } from '../snapshots/snapshots';
+import { deleteSnapshot, getSnapshot, putSnapshot } from '../snapshots/snapshots';
 import { memberData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
@@ -26,6 +26,7 @@ export async function memberAdded(
     channel: null,
     data: { bot: Boolean(d.user.bot), accountCreatedAt: snowflakeTime(d.user.id).toISOString(), joinedAt: d.joined_at },
     dedupe: dispatchKey(dispatch),
+    at: d.joined_at ? new Date(d.joined_at) : undefined,
   });
 }
 
@@ -50,7 +51,10 @@ export async function memberRemoved(
 /**
  * GUILD_MEMBER_UPDATE, compared with the member's snapshot: roles changed -> `member_roles` (data: added, removed);
  * nickname changed -> `member_nickname` (data: before, after); pending true -> false -> `verify`. Timeouts are
- * journaled from the audit-log entry (`member_timeout`). A member seen for the first time is only snapshotted.
+ * journaled from the audit-log entry (`member_timeout`). A member without a snapshot (not in GUILD_CREATE or a
+ * member chunk) cannot be compared: its change is taken from the audit entry (MEMBER_ROLE_UPDATE `$add`/`$remove`,
+ * MEMBER_UPDATE `nick`) that arrived before it, or, when that entry arrives later, journaled by it
+ * (`journalBlindChange`). `at` is when the dispatch was processed until the audit entry gives its time.
  */
 export async function memberUpdated(
   journal: Journal,
@@ -58,11 +62,18 @@ export async function memberUpdated(
 ): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
-  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after);
-  if (!prev || prev.deleted) return;
-  const before = prev.data;
+  const existing = await getSnapshot(d.guild_id, 'member', d.user.id);
+  const blind = !existing || existing.deleted;
+  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after, blind);
   const key = dispatchKey(dispatch);
   const base = { guild: d.guild_id, target: d.user.id, targetName: after.name as string, channel: null };
+  if (blind || !prev || prev.deleted) {
+    for (const kind of await journal.waitingAuditKinds(d.guild_id, d.user.id, BLIND_KINDS)) {
+      await journal.record({ ...base, kind, data: {}, dedupe: `${key}:${kind}` });
+    }
+    return;
+  }
+  const before = prev.data;
   const oldRoles = (before.roles as string[] | undefined) ?? [];
   const added = d.roles.filter((r) => !oldRoles.includes(r));
   const removed = oldRoles.filter((r) => !d.roles.includes(r));
@@ -86,6 +97,35 @@ export async function memberUpdated(
       actor: { id: d.user.id, name: after.name as string, source: 'author', viaService: false },
     });
   }
+}
+
+/** The member changes an audit entry can describe on its own (roles, nickname). */
+export const BLIND_KINDS = ['member_roles', 'member_nickname'] as const;
+
+/**
+ * An audit entry's member change (`member_roles` / `member_nickname`) that no event claimed: when the member's
+ * update dispatch arrived before it without a snapshot to compare with (`blindAt` within the match window), the
+ * entry is journaled as the event itself (its source then gives actor, data and time).
+ */
+export async function journalBlindChange(
+  journal: Journal,
+  guild: string,
+  user: string | null,
+  kind: (typeof BLIND_KINDS)[number],
+  auditId: string,
+): Promise<void> {
+  if (!user) return;
+  const snapshot = await getSnapshot(guild, 'member', user);
+  if (!snapshot?.blindAt || !journal.withinWindow(snapshot.blindAt)) return;
+  await journal.record({
+    guild,
+    target: user,
+    targetName: (snapshot.data.name as string | undefined) ?? null,
+    channel: null,
+    kind,
+    data: {},
+    dedupe: `audit:${auditId}:${kind}`,
+  });
 }
 
 /** GUILD_BAN_ADD / GUILD_BAN_REMOVE -> `member_ban` / `member_unban` (actor and `reason` from the audit log). */

@@ -1,7 +1,22 @@
-import type { CaseAction, JournalKind, ServiceEvent } from '@guildhall/shared';
+import { type CaseAction, type JournalKind, type ServiceEvent, Snowflake } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { CaseData } from '../posting/logCase';
 import type { Journal } from './recordEvent';
+
+/**
+ * The service events the logs service journals: moderation's case events, every service's `settings.updated` and
+ * community's `forum.status`.
+ */
+export const JOURNALLED_SERVICE_EVENTS = {
+  moderation: ['case.created', 'case.updated', 'case.revoked', 'case.expired'],
+  tickets: ['settings.updated'],
+  logs: ['settings.updated'],
+  community: ['settings.updated', 'forum.status'],
+} as const;
+
+/** A `settings.updated` of any service or a community `forum.status` (see `serviceEventToJournal`). */
+export type SettingsOrForumEvent =
+  | ServiceEvent<'tickets' | 'logs' | 'community', 'settings.updated'>
+  | ServiceEvent<'community', 'forum.status'>;
 
 /** The journal kind a case action's platform effect is journaled as (warn has none). */
 const CASE_KIND: Partial<Record<z.infer<typeof CaseAction>, JournalKind>> = {
@@ -15,7 +30,8 @@ const CASE_KIND: Partial<Record<z.infer<typeof CaseAction>, JournalKind>> = {
  * `member_kick` / `member_timeout` event — the case's moderator acting through the service (`viaService` true,
  * data gains `case` = case number and `reason`).
  */
-export async function caseCreated(journal: Journal, event: ServiceEvent, c: CaseData): Promise<void> {
+export async function caseCreated(journal: Journal, event: ServiceEvent<'moderation', 'case.created'>): Promise<void> {
+  const c = event.data.case;
   const kind = CASE_KIND[c.action];
   if (!kind || c.status === 'failed') return;
   await journal.addSource({
@@ -32,34 +48,22 @@ export async function caseCreated(journal: Journal, event: ServiceEvent, c: Case
   });
 }
 
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v ? v : null;
-}
-
-function snowflake(v: unknown): string | null {
-  return typeof v === 'string' && /^[0-9]{1,20}$/.test(v) ? v : null;
-}
-
 /**
  * `settings.updated` from any service -> `settings_update` (viaService true; actor = `data.actor`; data: `service`
  * plus the event's data); `forum.status` from community -> `forum_status` (target = `data.thread`, channel =
- * `data.forum` or the thread; actor = `data.actor`; data: the event's data).
+ * `data.forum`; actor = `data.actor`; data: the event's data).
  */
-export async function serviceEventToJournal(
-  journal: Journal,
-  event: ServiceEvent<Record<string, unknown>>,
-): Promise<void> {
-  const d = event.data ?? {};
-  const forum = event.type === 'forum.status';
+export async function serviceEventToJournal(journal: Journal, event: SettingsOrForumEvent): Promise<void> {
+  const forum = event.type === 'forum.status' ? event.data : null;
   await journal.record({
     guild: event.guild,
     kind: forum ? 'forum_status' : 'settings_update',
-    target: forum ? snowflake(d.thread) : null,
-    targetName: forum ? (str(d.title) ?? str(d.threadName)) : null,
-    channel: forum ? (snowflake(d.forum) ?? snowflake(d.thread)) : null,
-    data: { ...d, service: event.service },
+    target: forum?.thread ?? null,
+    targetName: forum?.title || null,
+    channel: forum?.forum ?? null,
+    data: { ...event.data, service: event.service },
     dedupe: `service:${event.id}`,
-    actor: { id: snowflake(d.actor) ?? snowflake(d.by), name: str(d.actorName), source: 'service', viaService: true },
+    actor: { id: event.data.actor, name: event.data.actorName || null, source: 'service', viaService: true },
     at: new Date(event.at),
   });
 }

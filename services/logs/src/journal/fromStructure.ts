@@ -1,3 +1,4 @@
+import { snowflakeTime } from '@guildhall/shared';
 import type {
   GatewayChannelModifyDispatchData,
   GatewayGuildEmojisUpdateDispatchData,
@@ -5,25 +6,14 @@ import type {
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleModifyDispatchData,
   GatewayGuildStickersUpdateDispatchData,
+  GatewayThreadCreateDispatchData,
+  GatewayThreadDeleteDispatchData,
+  GatewayThreadUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { type Dispatch, dispatchKey } from '../dispatch';
-import { deleteSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
-import { changedKeys, diffData, guildData } from '../snapshots/toSnapshotData';
+import { deleteSnapshot, getSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
+import { changedKeys, channelView, diffData, guildData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
-
-/** Channel fields that change without anyone editing the channel, or that `overwrite_update` covers. */
-const CHANNEL_NOISE = new Set([
-  'last_message_id',
-  'last_pin_timestamp',
-  'permission_overwrites',
-  'member_count',
-  'message_count',
-  'total_message_sent',
-  'member',
-  'thread_metadata',
-]);
-/** Thread metadata compared for `channel_update` (not `archive_timestamp`, which moves by itself). */
-const THREAD_FIELDS = ['archived', 'locked', 'auto_archive_duration', 'invitable'] as const;
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +26,8 @@ export async function roleChanged(
   const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj);
   const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: dispatchKey(dispatch) };
   if (dispatch.t === 'GUILD_ROLE_CREATE' || !prev || prev.deleted) {
-    if (dispatch.t === 'GUILD_ROLE_CREATE') await journal.record({ ...base, kind: 'role_create', data: { role } });
+    if (dispatch.t === 'GUILD_ROLE_CREATE')
+      await journal.record({ ...base, kind: 'role_create', data: { role }, at: snowflakeTime(role.id) });
     return;
   }
   const keys = changedKeys(prev.data, role as unknown as Obj);
@@ -62,21 +53,20 @@ export async function roleDeleted(
   });
 }
 
-function channelView(c: Obj): Obj {
-  const meta = c.thread_metadata as Obj | undefined;
-  const out: Obj = { ...c };
-  if (meta) for (const f of THREAD_FIELDS) out[`thread_${f}`] = meta[f] ?? null;
-  return out;
-}
-
 /**
- * CHANNEL_CREATE/UPDATE/DELETE and THREAD_UPDATE -> `channel_create` (data: channel), `channel_update` (data:
- * before, after, changes; permission overwrites excluded: see `overwrite_update`), `channel_delete` (data: channel
- * as last seen; undoable).
+ * CHANNEL_CREATE/UPDATE/DELETE, THREAD_CREATE/UPDATE/DELETE -> `channel_create` (data: channel), `channel_update`
+ * (data: before, after, changes over the documented fields of `channelView` only, so a field the platform adds or
+ * starts sending changes nothing), `channel_delete` (data: channel as last seen; undoable). A THREAD_CREATE without
+ * `newly_created` (the bot was added to an existing thread) only snapshots the thread.
  */
 export async function channelChanged(
   journal: Journal,
-  dispatch: Dispatch<GatewayChannelModifyDispatchData>,
+  dispatch: Dispatch<
+    | GatewayChannelModifyDispatchData
+    | GatewayThreadCreateDispatchData
+    | GatewayThreadUpdateDispatchData
+    | GatewayThreadDeleteDispatchData
+  >,
 ): Promise<void> {
   const channel = dispatch.d as unknown as Obj & { id: string; guild_id?: string; name?: string };
   const guild = channel.guild_id;
@@ -88,30 +78,45 @@ export async function channelChanged(
     channel: channel.id,
     dedupe: dispatchKey(dispatch),
   };
-  if (dispatch.t === 'CHANNEL_DELETE') {
+  if (dispatch.t === 'CHANNEL_DELETE' || dispatch.t === 'THREAD_DELETE') {
     const prev = await deleteSnapshot(guild, 'channel', channel.id);
-    await journal.record({ ...base, kind: 'channel_delete', data: { channel: prev?.data ?? channel } });
+    await journal.record({
+      ...base,
+      targetName: (prev?.data.name as string | undefined) ?? base.targetName,
+      kind: 'channel_delete',
+      data: { channel: prev?.data ?? channel },
+    });
     return;
   }
   const prev = await putSnapshot(guild, 'channel', channel.id, channel);
-  if (dispatch.t === 'CHANNEL_CREATE') {
-    await journal.record({ ...base, kind: 'channel_create', data: { channel } });
+  if (dispatch.t === 'CHANNEL_CREATE' || (dispatch.t === 'THREAD_CREATE' && channel.newly_created === true)) {
+    await journal.record({ ...base, kind: 'channel_create', data: { channel }, at: createdAt(channel) });
     return;
   }
-  if (!prev || prev.deleted) return;
+  if (dispatch.t === 'THREAD_CREATE' || !prev || prev.deleted) return;
   const before = channelView(prev.data);
   const after = channelView(channel);
-  const keys = changedKeys(before, after, CHANNEL_NOISE);
+  const keys = changedKeys(before, after);
   if (keys.length) await journal.record({ ...base, kind: 'channel_update', data: diffData(before, after, keys) });
 }
 
-/** GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`). */
+/** When a channel or thread was created: a thread's `thread_metadata.create_timestamp`, else the id's time. */
+function createdAt(channel: Obj & { id: string }): Date {
+  const meta = channel.thread_metadata as Obj | undefined;
+  return typeof meta?.create_timestamp === 'string' ? new Date(meta.create_timestamp) : snowflakeTime(channel.id);
+}
+
+/**
+ * GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`; a field absent from
+ * the payload keeps its snapshot value, unknown fields are never compared).
+ */
 export async function guildUpdated(
   journal: Journal,
   dispatch: Dispatch<GatewayGuildModifyDispatchData>,
 ): Promise<void> {
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
-  const after = guildData(d);
+  const prevRow = await getSnapshot(d.id, 'guild', d.id);
+  const after = { ...prevRow?.data, ...guildData(d) };
   const prev = await putSnapshot(d.id, 'guild', d.id, after);
   if (!prev) return;
   const keys = changedKeys(prev.data, after);
@@ -147,7 +152,8 @@ export async function expressionsUpdated(
     const before = known.get(item.id);
     await putSnapshot(guild, type, item.id, item);
     const base = { guild, target: item.id, targetName: item.name, channel: null, dedupe: `${key}:${item.id}` };
-    if (!before) await journal.record({ ...base, kind: 'expression_create', data: { type, item } });
+    if (!before)
+      await journal.record({ ...base, kind: 'expression_create', data: { type, item }, at: snowflakeTime(item.id) });
     else {
       const keys = changedKeys(before, item, new Set(['available']));
       if (keys.length)

@@ -1,11 +1,6 @@
-import type { BusMessage } from '@guildhall/shared';
-import type {
-  GatewayDispatchPayload,
-  GatewayGuildAuditLogEntryCreateDispatchData,
-  GatewayGuildCreateDispatchData,
-} from 'discord-api-types/v10';
-import type { Dispatch } from '../dispatch';
+import type { BusMessage, Dispatch } from '@guildhall/shared';
 import { ingestGuildCreate } from '../snapshots/ingestGuildCreate';
+import { ingestMembersChunk } from '../snapshots/ingestMembersChunk';
 import { auditEntryCreated } from './fromAuditEntry';
 import { banChanged, memberAdded, memberRemoved, memberUpdated } from './fromMembers';
 import { channelChanged, expressionsUpdated, guildUpdated, roleChanged, roleDeleted } from './fromStructure';
@@ -17,6 +12,7 @@ import type { Journal } from './recordEvent';
  */
 export const JOURNAL_DISPATCHES = [
   'GUILD_CREATE',
+  'GUILD_MEMBERS_CHUNK',
   'GUILD_UPDATE',
   'GUILD_MEMBER_ADD',
   'GUILD_MEMBER_REMOVE',
@@ -27,7 +23,9 @@ export const JOURNAL_DISPATCHES = [
   'CHANNEL_CREATE',
   'CHANNEL_UPDATE',
   'CHANNEL_DELETE',
+  'THREAD_CREATE',
   'THREAD_UPDATE',
+  'THREAD_DELETE',
   'GUILD_ROLE_CREATE',
   'GUILD_ROLE_UPDATE',
   'GUILD_ROLE_DELETE',
@@ -39,12 +37,14 @@ export const JOURNAL_DISPATCHES = [
 export async function ingestPlatform(
   journal: Journal,
   botUserId: string | null,
-  msg: BusMessage<Dispatch>,
+  msg: BusMessage<Dispatch<(typeof JOURNAL_DISPATCHES)[number]>>,
 ): Promise<void> {
-  const dispatch = msg.data as Dispatch<never> & { t: GatewayDispatchPayload['t'] };
+  const dispatch = msg.data;
   switch (dispatch.t) {
     case 'GUILD_CREATE':
-      return ingestGuildCreate(dispatch.d as GatewayGuildCreateDispatchData);
+      return ingestGuildCreate(dispatch.d);
+    case 'GUILD_MEMBERS_CHUNK':
+      return ingestMembersChunk(dispatch.d);
     case 'GUILD_UPDATE':
       return guildUpdated(journal, dispatch);
     case 'GUILD_MEMBER_ADD':
@@ -57,11 +57,13 @@ export async function ingestPlatform(
     case 'GUILD_BAN_REMOVE':
       return banChanged(journal, dispatch);
     case 'GUILD_AUDIT_LOG_ENTRY_CREATE':
-      return auditEntryCreated(journal, dispatch.d as GatewayGuildAuditLogEntryCreateDispatchData, botUserId);
+      return auditEntryCreated(journal, dispatch.d, botUserId);
     case 'CHANNEL_CREATE':
     case 'CHANNEL_UPDATE':
     case 'CHANNEL_DELETE':
+    case 'THREAD_CREATE':
     case 'THREAD_UPDATE':
+    case 'THREAD_DELETE':
       return channelChanged(journal, dispatch);
     case 'GUILD_ROLE_CREATE':
     case 'GUILD_ROLE_UPDATE':
@@ -71,7 +73,5 @@ export async function ingestPlatform(
     case 'GUILD_EMOJIS_UPDATE':
     case 'GUILD_STICKERS_UPDATE':
       return expressionsUpdated(journal, dispatch);
-    default:
-      return;
   }
 }

@@ -1,5 +1,5 @@
 import type { JournalKind } from '@guildhall/shared';
-import { sortKey } from '../ids';
+import { sortKey } from '@guildhall/shared';
 import { type EventRow, JournalEventModel } from './model';
 
 /** Filters of the journal list; every id is a snowflake string. */

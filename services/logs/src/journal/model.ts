@@ -1,4 +1,4 @@
-import type { JournalKind } from '@guildhall/shared';
+import { type JournalKind, type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /** How an event's actor was learned; a better source replaces a worse one (see `ACTOR_RANK`). */
@@ -8,7 +8,9 @@ export const ACTOR_RANK: Record<ActorSource, number> = { none: 0, author: 1, aud
 /**
  * A stored journal event. `_id` is a snowflake made when the event was recorded; `key` is it padded to 20 digits
  * (string order = time order; `before` cursors compare on it). `dedupe` identifies the dispatch (or audit entry, or
- * service event) the event came from, so a redelivered or replayed one is stored once. `at` is when it happened.
+ * service event) the event came from, so a redelivered or replayed one is stored once. `at` is when it happened on
+ * the platform (`atKnown`), or when it was processed until an audit entry tells (`atKnown` false); `seenAt` is when
+ * it was processed (actor matching compares arrival times, so a backlog processed late still matches).
  */
 export interface EventRow {
   _id: string;
@@ -26,9 +28,12 @@ export interface EventRow {
   undoneBy: string | null;
   undoneAt: Date | null;
   undoneAs: string | null;
-  undoing: Date | null;
+  /** Claim of the request undoing the event; null when nobody holds one. */
+  lease: Lease | null;
   dedupe: string;
   at: Date;
+  atKnown: boolean;
+  seenAt: Date;
 }
 
 const schema = new Schema<EventRow>(
@@ -48,9 +53,11 @@ const schema = new Schema<EventRow>(
     undoneBy: { type: String, default: null },
     undoneAt: { type: Date, default: null },
     undoneAs: { type: String, default: null },
-    undoing: { type: Date, default: null },
+    lease: leasePath,
     dedupe: { type: String, required: true },
     at: { type: Date, required: true },
+    atKnown: { type: Boolean, default: false },
+    seenAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'events', minimize: false },
 );
@@ -60,6 +67,10 @@ schema.index({ guild: 1, kind: 1, key: -1 });
 schema.index({ guild: 1, actor: 1, key: -1 });
 schema.index({ guild: 1, target: 1, key: -1 });
 schema.index({ guild: 1, channel: 1, key: -1 });
-schema.index({ guild: 1, kind: 1, target: 1, at: -1 });
+schema.index({ guild: 1, kind: 1, target: 1, seenAt: -1 });
+schema.index({ kind: 1, at: 1 });
+schema.index({ at: 1 });
 
 export const JournalEventModel = mongoose.models.JournalEvent ?? mongoose.model<EventRow>('JournalEvent', schema);
+/** Claims of the requests undoing events: one undo at a time per event across replicas. */
+export const undoLeases = new Leases<EventRow>(JournalEventModel);

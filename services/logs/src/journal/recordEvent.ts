@@ -1,5 +1,5 @@
 import type { JournalKind } from '@guildhall/shared';
-import { newSnowflake, snowflakeTime, sortKey } from '../ids';
+import { newSnowflake, snowflakeTime, sortKey } from '@guildhall/shared';
 import { ACTOR_RANK, type ActorSource, type EventRow, JournalEventModel } from './model';
 import { ActorSourceModel, type SourceRow } from './sources';
 
@@ -22,6 +22,8 @@ export interface NewEvent {
   dedupe: string;
   /** The actor known from the event itself (message author, audit entry user, service caller), if any. */
   actor?: { id: string | null; name: string | null; source: ActorSource; viaService: boolean };
+  /** When it happened on the platform (snowflake time, dispatch timestamp); absent: processing time, until a source
+   * gives its time. */
   at?: Date;
 }
 
@@ -45,7 +47,8 @@ export class Journal {
    * between storing and queueing its embed loses nothing; older duplicates (replays) change nothing.
    */
   async record(event: NewEvent): Promise<EventRow | null> {
-    const at = event.at ?? new Date();
+    const seenAt = new Date();
+    const at = event.at ?? seenAt;
     const id = newSnowflake();
     const row: EventRow = {
       _id: id,
@@ -63,9 +66,11 @@ export class Journal {
       undoneBy: null,
       undoneAt: null,
       undoneAs: null,
-      undoing: null,
+      lease: null,
       dedupe: event.dedupe,
       at,
+      atKnown: event.at !== undefined,
+      seenAt,
     };
     try {
       await JournalEventModel.create(row);
@@ -87,11 +92,12 @@ export class Journal {
   }
 
   /**
-   * Stores an actor source, then gives it to the closest matching event that has a worse actor. Idempotent on
-   * `source._id`. Returns the updated event, or null when none matched yet (a later event will claim the source).
+   * Stores an actor source (`at` null unless given), then gives it to the closest matching event that has a worse
+   * actor. Idempotent on `source._id`. Returns the updated event, or null when none matched yet (a later event will
+   * claim the source).
    */
-  async addSource(source: Omit<SourceRow, 'claimedBy'>): Promise<EventRow | null> {
-    const { _id, ...fields } = source;
+  async addSource(source: Omit<SourceRow, 'claimedBy' | 'at'> & { at?: Date }): Promise<EventRow | null> {
+    const { _id, ...fields } = { at: null, ...source };
     const stored = await ActorSourceModel.findOneAndUpdate(
       { _id },
       { $setOnInsert: { ...fields, claimedBy: null } },
@@ -104,12 +110,12 @@ export class Journal {
       kind: source.kind,
       target: source.target,
       actorRank: { $lt: rank },
-      at: {
+      seenAt: {
         $gte: new Date(source.receivedAt.getTime() - this.windowMs),
         $lte: new Date(source.receivedAt.getTime() + this.windowMs),
       },
     })
-      .sort({ at: -1 })
+      .sort({ seenAt: -1 })
       .limit(5)
       .lean<EventRow[]>();
     for (const event of candidates) {
@@ -125,15 +131,36 @@ export class Journal {
     return null;
   }
 
+  /** Whether `time` is within the match window of now. */
+  withinWindow(time: Date): boolean {
+    return Math.abs(Date.now() - new Date(time).getTime()) <= this.windowMs;
+  }
+
+  /** Kinds among `kinds` with an unclaimed audit source for `target` that arrived within the window. */
+  async waitingAuditKinds<K extends JournalKind>(guild: string, target: string, kinds: readonly K[]): Promise<K[]> {
+    const now = Date.now();
+    const sources = await ActorSourceModel.find({
+      guild,
+      kind: { $in: kinds },
+      target,
+      source: 'audit',
+      claimedBy: null,
+      receivedAt: { $gte: new Date(now - this.windowMs), $lte: new Date(now + this.windowMs) },
+    }).lean<SourceRow[]>();
+    return kinds.filter((k) => sources.some((s) => s.kind === k));
+  }
+
   private async claimSourceFor(event: EventRow): Promise<EventRow | null> {
+    // Events stored before `seenAt` existed fall back to `at` (then the time they were processed).
+    const seen = new Date(event.seenAt ?? event.at).getTime();
     const sources = await ActorSourceModel.find({
       guild: event.guild,
       kind: event.kind,
       target: event.target,
       claimedBy: null,
       receivedAt: {
-        $gte: new Date(event.at.getTime() - this.windowMs),
-        $lte: new Date(event.at.getTime() + this.windowMs),
+        $gte: new Date(seen - this.windowMs),
+        $lte: new Date(seen + this.windowMs),
       },
     }).lean<SourceRow[]>();
     sources.sort((a, b) => ACTOR_RANK[b.source] - ACTOR_RANK[a.source]);
@@ -158,6 +185,11 @@ export class Journal {
       set.actorName = source.actorName;
     }
     for (const [k, v] of Object.entries(source.extra)) set[`data.${k}`] = v;
+    if (!event.atKnown && source.at) {
+      set.at = source.at;
+      set.atKnown = true;
+      set['data.at'] = new Date(source.at).toISOString();
+    }
     return JournalEventModel.findOneAndUpdate(
       { _id: event._id, actorRank: { $lt: rank } },
       { $set: set },

@@ -1,17 +1,29 @@
-import { bind, logRoutes, type RouteBinding, type ServiceContext } from '@guildhall/shared';
+import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@guildhall/shared';
+import type { LogsContext } from '../config';
 import { listJournal } from './listJournal';
 import { toJournalEvent } from './toJournalEvent';
 import { undoEvent } from './undoEvent';
 
-/** GET /journal and POST /journal/{event}/undo. */
-export function journalRoutes(ctx: ServiceContext): RouteBinding[] {
+/** GET /journal and POST /journal/{event}/undo (a lifted ban or timeout also emits `journal.undone`). */
+export function journalRoutes(ctx: LogsContext): RouteBinding[] {
   return [
-    bind(logRoutes.journal, async ({ params, query }) => ({
+    bind(logRoutes.listJournal, async ({ params, query }) => ({
       events: (await listJournal(params.guild, query)).map(toJournalEvent),
     })),
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
-      return toJournalEvent(await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason));
+      const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason);
+      if ((undone.kind === 'member_ban' || undone.kind === 'member_timeout') && undone.target) {
+        const lifted: JournalUndoneEvent = {
+          event: undone._id,
+          kind: undone.kind,
+          target: undone.target,
+          undoneBy: identity.sub,
+          undoneByName: identity.name,
+        };
+        await ctx.outbox.emit(params.guild, 'journal.undone', lifted);
+      }
+      return toJournalEvent(undone);
     }),
   ];
 }

@@ -18,6 +18,8 @@ export interface SourceRow {
   viaService: boolean;
   /** Facts the source adds to the event's data (`reason`, `case`). */
   extra: Record<string, unknown>;
+  /** When the source says the event happened (audit entry id time); given to an event whose time is not known. */
+  at: Date | null;
   receivedAt: Date;
   claimedBy: string | null;
 }
@@ -33,6 +35,7 @@ const schema = new Schema<SourceRow>(
     source: { type: String, required: true },
     viaService: { type: Boolean, default: false },
     extra: { type: Schema.Types.Mixed, default: {} },
+    at: { type: Date, default: null },
     receivedAt: { type: Date, required: true },
     claimedBy: { type: String, default: null },
   },

@@ -1,8 +1,9 @@
 import type { JournalEvent } from '@guildhall/shared';
 import type { z } from 'zod';
+import { retainedData } from '../retention/retention';
 import type { EventRow } from './model';
 
-/** Stored event -> the `JournalEvent` API shape. */
+/** Stored event -> the `JournalEvent` API shape (message content past its 7 days left out, see `retainedData`). */
 export function toJournalEvent(row: EventRow): z.infer<typeof JournalEvent> {
   return {
     id: row._id,
@@ -14,7 +15,7 @@ export function toJournalEvent(row: EventRow): z.infer<typeof JournalEvent> {
     target: row.target,
     targetName: row.targetName,
     channel: row.channel,
-    data: row.data,
+    data: retainedData(row.kind, row.at, row.data),
     undoneBy: row.undoneBy,
     undoneAt: row.undoneAt ? new Date(row.undoneAt).toISOString() : null,
     undoneAs: row.undoneAs,

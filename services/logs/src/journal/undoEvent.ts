@@ -1,20 +1,19 @@
-import { conflict, notFound, platformProblem, type REST, Routes } from '@guildhall/shared';
+import { conflict, liftTimeout, notFound, type PlatformApi, permissionBits, platformProblem } from '@guildhall/shared';
 import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { getSnapshot } from '../snapshots/snapshots';
-import { type EventRow, JournalEventModel } from './model';
+import { type EventRow, JournalEventModel, undoLeases } from './model';
 
 /** Kinds `undoEvent` can revert. */
 export const UNDOABLE_KINDS = ['role_delete', 'channel_delete', 'member_ban', 'member_timeout'] as const;
-/** An undo that has not finished within this many ms is considered abandoned (process died) and may be retried. */
-const STALE_UNDO_MS = 60_000;
 
 /**
  * Reverts journal event `id` of `guild` on the platform (see the route's description for what each kind does) and
- * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`undoing`), so two callers never both act.
+ * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`lease`), so two callers never both act;
+ * an undo whose process died may be retried once its claim lapses.
  * Throws 404 (unknown), 409 (not undoable, already undone, in progress, no snapshot), 502 (platform refused).
  */
 export async function undoEvent(
-  platform: REST,
+  platform: PlatformApi,
   guild: string,
   id: string,
   by: string,
@@ -26,44 +25,29 @@ export async function undoEvent(
     throw conflict(`A ${event.kind} event cannot be undone (undoable: ${UNDOABLE_KINDS.join(', ')})`);
   }
   if (event.undoneAt) throw conflict(`Journal event ${id} was already undone`);
-  const claimed = await JournalEventModel.findOneAndUpdate(
-    { _id: id, undoneAt: null, $or: [{ undoing: null }, { undoing: { $lt: new Date(Date.now() - STALE_UNDO_MS) } }] },
-    { $set: { undoing: new Date() } },
-    { returnDocument: 'after' },
-  ).lean<EventRow>();
-  if (!claimed) throw conflict(`Journal event ${id} is being undone or was already undone`);
+  const claim = await undoLeases.claim({ _id: id, undoneAt: null });
+  if (!claim) throw conflict(`Journal event ${id} is being undone or was already undone`);
   let undoneAs: string;
   try {
-    undoneAs = await revert(platform, claimed, reason);
+    undoneAs = await revert(platform, claim.row, reason);
   } catch (err) {
-    await JournalEventModel.updateOne({ _id: id }, { $set: { undoing: null } });
+    await undoLeases.release(id, claim.lease);
     throw err;
   }
-  const done = await JournalEventModel.findOneAndUpdate(
-    { _id: id },
-    { $set: { undoneBy: by, undoneAt: new Date(), undoneAs, undoing: null } },
-    { returnDocument: 'after' },
-  ).lean<EventRow>();
-  if (!done) throw notFound(`Journal event ${id} vanished during undo`);
+  const done = await undoLeases.release(id, claim.lease, { $set: { undoneBy: by, undoneAt: new Date(), undoneAs } });
+  if (!done) throw conflict(`Journal event ${id} was taken over by another undo while it was being undone`);
   return done;
 }
 
-async function revert(platform: REST, event: EventRow, reason: string): Promise<string> {
+async function revert(platform: PlatformApi, event: EventRow, reason: string): Promise<string> {
   const target = event.target;
   if (!target) throw conflict(`Journal event ${event._id} has no target to undo`);
   switch (event.kind) {
     case 'member_ban':
-      await call(() => platform.delete(Routes.guildBan(event.guild, target), { reason }), 'lift the ban');
+      await call(() => platform.guilds.unbanUser(event.guild, target, { reason }), 'lift the ban');
       return 'unban';
     case 'member_timeout':
-      await call(
-        () =>
-          platform.patch(Routes.guildMember(event.guild, target), {
-            body: { communication_disabled_until: null },
-            reason,
-          }),
-        'lift the timeout',
-      );
+      await call(() => liftTimeout(platform, event.guild, target, reason), 'lift the timeout');
       return 'timeout_removed';
     case 'role_delete': {
       const role = (await getSnapshot(event.guild, 'role', target))?.data;
@@ -71,16 +55,13 @@ async function revert(platform: REST, event: EventRow, reason: string): Promise<
       if (!role) throw conflict(`No snapshot of role ${target} is stored, so it cannot be re-created`);
       const body = {
         name: String(role.name),
-        permissions: Number(role.permissions ?? 0),
+        permissions: permissionBits(Number(role.permissions ?? 0)),
         color: Number(role.color ?? 0),
         hoist: Boolean(role.hoist),
         mentionable: Boolean(role.mentionable),
       };
-      const created = await call(
-        () => platform.post(Routes.guildRoles(event.guild), { body, reason }),
-        're-create the role',
-      );
-      return (created as { id: string }).id;
+      const created = await call(() => platform.guilds.createRole(event.guild, body, { reason }), 're-create the role');
+      return created.id;
     }
     default: {
       const channel = (await getSnapshot(event.guild, 'channel', target))?.data;
@@ -101,11 +82,10 @@ async function revert(platform: REST, event: EventRow, reason: string): Promise<
         if (!parent || parent.deleted) delete body.parent_id;
       }
       const created = await call(
-        () =>
-          platform.post(Routes.guildChannels(event.guild), { body: body as RESTPostAPIGuildChannelJSONBody, reason }),
+        () => platform.guilds.createChannel(event.guild, body as RESTPostAPIGuildChannelJSONBody, { reason }),
         're-create the channel',
       );
-      return (created as { id: string }).id;
+      return created.id;
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { BusMessage } from '@guildhall/shared';
+import { snowflakeTime, sortKey } from '@guildhall/shared';
 import {
   type GatewayMessageCreateDispatchData,
   type GatewayMessageDeleteBulkDispatchData,
@@ -8,10 +9,9 @@ import {
 } from 'discord-api-types/v10';
 import type { Collection } from 'mongodb';
 import { type Dispatch, dispatchKey, displayName } from '../dispatch';
-import { snowflakeTime, sortKey } from '../ids';
 import type { Journal } from '../journal/recordEvent';
+import { isLogged, type LogPolicy } from '../privacy/logPolicy';
 import { cachedSettings } from '../settings/getSettings';
-import type { SettingsRow } from '../settings/model';
 import { MessageModel, type MessageRow } from './model';
 
 /** The dispatches this module stores. */
@@ -25,10 +25,15 @@ export const MESSAGE_DISPATCHES = [
 /**
  * Handles a batch of message dispatches in stream order: runs of MESSAGE_CREATE are written with one unordered
  * `insertMany` (a duplicate key means already stored), edits and deletions one by one with conditional updates
- * (an edit that does not change the content, or a second deletion, changes nothing). Messages of ignored channels,
- * and of bots when `ignoreBots` is on, are neither stored nor journaled.
+ * (an edit that does not change the content, or a second deletion, changes nothing). Messages the privacy rules
+ * exclude (`isLogged`: ignored channels and their threads, private and ticket threads, bots when `ignoreBots`) are
+ * neither stored nor journaled.
  */
-export async function ingestMessages(journal: Journal, batch: BusMessage<Dispatch>[]): Promise<void> {
+export async function ingestMessages(
+  journal: Journal,
+  policy: LogPolicy,
+  batch: BusMessage<Dispatch>[],
+): Promise<void> {
   let creates: MessageRow[] = [];
   const flushCreates = async () => {
     if (creates.length) await insertNew(creates);
@@ -36,33 +41,52 @@ export async function ingestMessages(journal: Journal, batch: BusMessage<Dispatc
   };
   for (const { data: dispatch } of batch) {
     if (dispatch.t === 'MESSAGE_CREATE') {
-      const row = await toRow(dispatch.d as GatewayMessageCreateDispatchData);
+      const row = await toRow(policy, dispatch.d as GatewayMessageCreateDispatchData);
       if (row) creates.push(row);
       continue;
     }
     await flushCreates();
     if (dispatch.t === 'MESSAGE_UPDATE')
-      await applyEdit(journal, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
+      await applyEdit(journal, policy, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
     else if (dispatch.t === 'MESSAGE_DELETE')
       await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
     else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
-      await applyBulkDelete(journal, dispatch as Dispatch<GatewayMessageDeleteBulkDispatchData>);
+      await applyBulkDelete(journal, policy, dispatch as Dispatch<GatewayMessageDeleteBulkDispatchData>);
     }
   }
   await flushCreates();
 }
 
-function ignored(settings: SettingsRow, channel: string, bot: boolean): boolean {
-  return settings.ignoredChannels.includes(channel) || (bot && settings.ignoreBots);
+/**
+ * What a message shows: for a forward (reference type 1) the forwarded message's text, files, embeds and stickers
+ * (`message_snapshots[0].message`), else the message's own.
+ */
+function shown(d: GatewayMessageCreateDispatchData) {
+  const forward = d.message_reference?.type === MessageReferenceType.Forward ? d.message_snapshots?.[0]?.message : null;
+  const m = forward ?? d;
+  return {
+    content: m.content ?? '',
+    attachments: (m.attachments ?? []).map((a) => a.url),
+    embeds: (m.embeds ?? []) as unknown as Array<Record<string, unknown>>,
+    stickers: (m.sticker_items ?? []).map((s) => ({ id: s.id, name: s.name })),
+    forwardOf: forward
+      ? {
+          guild: d.message_reference?.guild_id ?? null,
+          channel: d.message_reference?.channel_id ?? null,
+          message: d.message_reference?.message_id ?? null,
+        }
+      : null,
+  };
 }
 
-async function toRow(d: GatewayMessageCreateDispatchData): Promise<MessageRow | null> {
+async function toRow(policy: LogPolicy, d: GatewayMessageCreateDispatchData): Promise<MessageRow | null> {
   if (!d.guild_id) return null;
   const bot = Boolean(d.author.bot || d.webhook_id);
-  if (ignored(await cachedSettings(d.guild_id), d.channel_id, bot)) return null;
+  if (!(await isLogged(policy, await cachedSettings(d.guild_id), d.channel_id, bot))) return null;
   const reference = d.message_reference;
   const isReply =
     reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
+  const view = shown(d);
   return {
     _id: d.id,
     key: sortKey(d.id),
@@ -71,14 +95,18 @@ async function toRow(d: GatewayMessageCreateDispatchData): Promise<MessageRow | 
     author: d.author.id,
     authorName: displayName(d.author, d.member?.nick),
     bot,
-    content: d.content ?? '',
-    original: d.content ?? '',
-    attachments: (d.attachments ?? []).map((a) => a.url),
+    ...view,
+    original: view.content,
     replyTo: isReply ? (reference?.message_id ?? null) : null,
     editedAt: d.edited_timestamp ? new Date(d.edited_timestamp) : null,
     deletedAt: null,
     createdAt: snowflakeTime(d.id),
   };
+}
+
+/** What a deleted message carried besides its text (journaled with `message_delete` and bulk deletes). */
+function carried(m: MessageRow) {
+  return { embeds: m.embeds ?? [], stickers: m.stickers ?? [], forwardOf: m.forwardOf ?? null };
 }
 
 async function insertNew(rows: MessageRow[]): Promise<void> {
@@ -94,10 +122,15 @@ async function insertNew(rows: MessageRow[]): Promise<void> {
   }
 }
 
-async function applyEdit(journal: Journal, dispatch: Dispatch<GatewayMessageUpdateDispatchData>): Promise<void> {
+async function applyEdit(
+  journal: Journal,
+  policy: LogPolicy,
+  dispatch: Dispatch<GatewayMessageUpdateDispatchData>,
+): Promise<void> {
   const d = dispatch.d;
   if (!d.guild_id || typeof d.content !== 'string') return;
   const editedAt = d.edited_timestamp ? new Date(d.edited_timestamp) : new Date();
+  const happened = d.edited_timestamp ? editedAt : undefined;
   const set: Partial<MessageRow> = { content: d.content, editedAt };
   if (d.attachments) set.attachments = d.attachments.map((a) => a.url);
   const before = await MessageModel.findOneAndUpdate(
@@ -107,7 +140,7 @@ async function applyEdit(journal: Journal, dispatch: Dispatch<GatewayMessageUpda
   ).lean<MessageRow>();
   if (!before) {
     if (d.author && !(await MessageModel.exists({ _id: d.id }))) {
-      const row = await toRow(d as GatewayMessageCreateDispatchData);
+      const row = await toRow(policy, d as GatewayMessageCreateDispatchData);
       if (row) await insertNew([{ ...row, editedAt }]);
     }
     return;
@@ -121,7 +154,7 @@ async function applyEdit(journal: Journal, dispatch: Dispatch<GatewayMessageUpda
     data: { message: before._id, before: before.content, after: d.content, original: before.original },
     dedupe: `message_edit:${d.id}:${d.edited_timestamp ?? dispatchKey(dispatch)}`,
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
-    at: editedAt,
+    at: happened,
   });
 }
 
@@ -144,22 +177,22 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
       message: before._id,
       content: before.content,
       attachments: before.attachments,
+      ...carried(before),
       sentAt: before.createdAt.toISOString(),
     },
     dedupe: `message_delete:${d.id}`,
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
-    at: deletedAt,
   });
 }
 
 async function applyBulkDelete(
   journal: Journal,
+  policy: LogPolicy,
   dispatch: Dispatch<GatewayMessageDeleteBulkDispatchData>,
 ): Promise<void> {
   const d = dispatch.d;
-  if (!d.guild_id) return;
-  const settings = await cachedSettings(d.guild_id);
-  if (settings.ignoredChannels.includes(d.channel_id)) return;
+  if (!d.guild_id || !d.ids?.length) return;
+  if (!(await isLogged(policy, await cachedSettings(d.guild_id), d.channel_id, false))) return;
   const deletedAt = new Date();
   const known = await MessageModel.find({ _id: { $in: d.ids }, guild: d.guild_id, deletedAt: null }).lean<
     MessageRow[]
@@ -176,9 +209,15 @@ async function applyBulkDelete(
     data: {
       count: d.ids.length,
       ids: d.ids,
-      messages: known.map((m) => ({ id: m._id, author: m.author, authorName: m.authorName, content: m.content })),
+      messages: known.map((m) => ({
+        id: m._id,
+        author: m.author,
+        authorName: m.authorName,
+        content: m.content,
+        attachments: m.attachments,
+        ...carried(m),
+      })),
     },
     dedupe: `message_bulk_delete:${d.channel_id}:${[...d.ids].sort().join(',')}`,
-    at: deletedAt,
   });
 }

@@ -6,6 +6,9 @@ export const MESSAGE_TTL_SECONDS = 7 * 24 * 3600;
 /**
  * A message seen on the platform. `_id` = message id; `key` = id padded to 20 digits (time order, `before` cursor);
  * `content` is the current text, `original` the first one seen; `createdAt` comes from the id and drives the TTL.
+ * A forward (message reference type 1) keeps the forwarded text and files (from `message_snapshots[0].message`) as
+ * its content and attachments, and `forwardOf` names the original; `embeds` and `stickers` keep what a webhook,
+ * bot or sticker message carries besides text.
  */
 export interface MessageRow {
   _id: string;
@@ -19,6 +22,9 @@ export interface MessageRow {
   original: string;
   attachments: string[];
   replyTo: string | null;
+  forwardOf: { guild: string | null; channel: string | null; message: string | null } | null;
+  embeds: Array<Record<string, unknown>>;
+  stickers: Array<{ id: string; name: string }>;
   editedAt: Date | null;
   deletedAt: Date | null;
   createdAt: Date;
@@ -37,6 +43,9 @@ const schema = new Schema<MessageRow>(
     original: { type: String, default: '' },
     attachments: { type: [String], default: [] },
     replyTo: { type: String, default: null },
+    forwardOf: { type: Schema.Types.Mixed, default: null },
+    embeds: { type: Schema.Types.Mixed, default: [] },
+    stickers: { type: Schema.Types.Mixed, default: [] },
     editedAt: { type: Date, default: null },
     deletedAt: { type: Date, default: null },
     createdAt: { type: Date, required: true },

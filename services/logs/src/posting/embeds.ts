@@ -1,6 +1,5 @@
-import type { Case } from '@guildhall/shared';
+import { cutCodePoints } from '@guildhall/shared';
 import type { APIEmbed } from 'discord-api-types/v10';
-import type { z } from 'zod';
 import type { EventRow } from '../journal/model';
 import { CATEGORY_COLOR, KIND_CATEGORY } from './categories';
 
@@ -10,7 +9,7 @@ export const MAX_EMBED_CHARS_PER_MESSAGE = 6000;
 export const MAX_EMBEDS_PER_MESSAGE = 10;
 
 function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cutCodePoints(text, max, '…');
 }
 
 function show(value: unknown): string {
@@ -23,17 +22,34 @@ function who(id: string | null, name: string | null): string {
   return name ? `${name} (<@${id}>)` : `<@${id}>`;
 }
 
+function roleList(ids: unknown): string {
+  return (Array.isArray(ids) ? ids : []).map((r) => `<@&${r}>`).join(' ') || '(none)';
+}
+
+/** What a deleted message showed: its text, else its embeds' titles and descriptions and its stickers' names. */
+function messageText(d: Record<string, unknown>): string {
+  if (typeof d.content === 'string' && d.content) return d.content;
+  const embeds = (Array.isArray(d.embeds) ? d.embeds : []) as Array<{ title?: string; description?: string }>;
+  const stickers = (Array.isArray(d.stickers) ? d.stickers : []) as Array<{ name?: string }>;
+  return [
+    ...embeds.map((e) => [e.title, e.description].filter(Boolean).join(' — ')),
+    ...stickers.map((st) => `[sticker: ${st.name ?? '?'}]`),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 function describe(event: EventRow): string {
   const d = event.data;
   switch (event.kind) {
     case 'message_edit':
       return `**Before:** ${clip(show(d.before), 300)}\n**After:** ${clip(show(d.after), 300)}`;
     case 'message_delete':
-      return clip(show(d.content), 600);
+      return clip(show(messageText(d)), 600);
     case 'message_bulk_delete':
       return `${show(d.count)} messages deleted`;
     case 'member_roles':
-      return `Added: ${(d.added as string[]).map((r) => `<@&${r}>`).join(' ') || '(none)'}\nRemoved: ${(d.removed as string[]).map((r) => `<@&${r}>`).join(' ') || '(none)'}`;
+      return `Added: ${roleList(d.added)}\nRemoved: ${roleList(d.removed)}`;
     case 'member_nickname':
       return `${show(d.before)} → ${show(d.after)}`;
     case 'member_timeout':

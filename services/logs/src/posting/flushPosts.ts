@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { isPlatformNotFound, type Logger, platformFailure, type REST, Routes } from '@guildhall/shared';
-import type { APIEmbed, APIMessage, RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
+import { isPlatformNotFound, type Lease, type Logger, type PlatformApi, platformFailure } from '@guildhall/shared';
+import type { APIEmbed, RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import { type EventRow, JournalEventModel } from '../journal/model';
 import { embedLength, eventEmbed, MAX_EMBED_CHARS_PER_MESSAGE, MAX_EMBEDS_PER_MESSAGE } from './embeds';
-import { PostModel, type PostRow } from './model';
+import { type PostRow, postLeases } from './model';
 
-/** A claim older than this (ms) belongs to a flusher that died; its rows are posted again. */
-const STALE_CLAIM_MS = 120_000;
 /** Attempts before a post that keeps failing is given up (recorded in `error`). */
 const MAX_ATTEMPTS = 5;
 /** Rows handled per flush run. */
@@ -17,34 +14,22 @@ const BATCH = 500;
  * embeds (and at most 6000 embed characters), oldest first. The REST client queues per rate-limit bucket and waits
  * out 429s. A channel that is gone or not accessible (404/403) is given up at once; other failures are retried.
  */
-export async function flushPosts(platform: REST, logger: Logger): Promise<void> {
-  const now = new Date();
-  const due = await PostModel.find({
-    postedAt: null,
-    dueAt: { $lte: now },
-    $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }],
-  })
-    .sort({ dueAt: 1 })
-    .limit(BATCH)
-    .lean<PostRow[]>();
-  if (!due.length) return;
-  const claim = randomUUID();
-  await PostModel.updateMany(
-    {
-      _id: { $in: due.map((r) => r._id) },
-      postedAt: null,
-      $or: [{ claim: null }, { claimedAt: { $lt: new Date(now.getTime() - STALE_CLAIM_MS) } }],
-    },
-    { $set: { claim, claimedAt: now } },
-  );
-  const mine = await PostModel.find({ claim }).sort({ dueAt: 1 }).lean<PostRow[]>();
+export async function flushPosts(platform: PlatformApi, logger: Logger): Promise<void> {
+  const { rows: mine, lease } = await postLeases.claimMany({ postedAt: null, dueAt: { $lte: new Date() } }, BATCH, {
+    dueAt: 1,
+  });
+  if (!mine.length) return;
   const events = new Map(
     (await JournalEventModel.find({ _id: { $in: mine.map((r) => r._id) } }).lean<EventRow[]>()).map((e) => [e._id, e]),
   );
   const byChannel = new Map<string, PostRow[]>();
   for (const row of mine) byChannel.set(row.channel, [...(byChannel.get(row.channel) ?? []), row]);
   for (const [channel, rows] of byChannel) {
-    for (const group of groupEmbeds(rows, events)) await postGroup(platform, logger, channel, group);
+    for (const group of groupEmbeds(rows, events)) {
+      // Rate limits may stretch a run: keep the batch claimed, and stop if another flusher took it over.
+      if (!(await postLeases.renew(lease))) return;
+      await postGroup(platform, logger, channel, group, lease);
+    }
   }
 }
 
@@ -70,10 +55,11 @@ function groupEmbeds(rows: PostRow[], events: Map<string, EventRow>): Array<Arra
 }
 
 async function postGroup(
-  platform: REST,
+  platform: PlatformApi,
   logger: Logger,
   channel: string,
   group: Array<{ row: PostRow; embed: APIEmbed }>,
+  lease: Lease,
 ): Promise<void> {
   const ids = group.map((g) => g.row._id);
   const body: RESTPostAPIChannelMessageJSONBody = {
@@ -81,21 +67,19 @@ async function postGroup(
     allowed_mentions: { parse: [] },
   };
   try {
-    const message = (await platform.post(Routes.channelMessages(channel), { body })) as APIMessage;
-    await PostModel.updateMany(
-      { _id: { $in: ids } },
-      { $set: { postedAt: new Date(), message: message.id, claim: null } },
-    );
+    const message = await platform.channels.createMessage(channel, body);
+    await postLeases.releaseMany(ids, lease, { $set: { postedAt: new Date(), message: message.id } });
   } catch (err) {
     const failure = platformFailure(err);
     const giveUp =
       isPlatformNotFound(err) || failure.status === 403 || group.every((g) => g.row.attempts + 1 >= MAX_ATTEMPTS);
     logger.warn({ channel, failure, giveUp }, 'posting log embeds failed');
-    await PostModel.updateMany(
-      { _id: { $in: ids } },
+    await postLeases.releaseMany(
+      ids,
+      lease,
       giveUp
-        ? { $set: { postedAt: new Date(), error: `${failure.status} ${failure.code} ${failure.message}`, claim: null } }
-        : { $set: { claim: null, claimedAt: null }, $inc: { attempts: 1 } },
+        ? { $set: { postedAt: new Date(), error: `${failure.status} ${failure.code} ${failure.message}` } }
+        : { $inc: { attempts: 1 } },
     );
   }
 }

@@ -1,13 +1,4 @@
-import {
-  Case,
-  type CaseLoggedEvent,
-  caseLogEmbed,
-  type Logger,
-  type Outbox,
-  type REST,
-  Routes,
-} from '@guildhall/shared';
-import type { APIMessage } from 'discord-api-types/v10';
+import { type Case, caseLogEmbed, type Logger, type Outbox, type PlatformApi } from '@guildhall/shared';
 import type { z } from 'zod';
 import { cachedSettings } from '../settings/getSettings';
 import { CaseLogModel, type CaseLogRow } from './model';
@@ -15,19 +6,11 @@ import { CaseLogModel, type CaseLogRow } from './model';
 /** A moderation case (the Case API shape). */
 export type CaseData = z.infer<typeof Case>;
 
-/** Reads the Case carried by a moderation event (`data` is the Case, or `{case: Case}`); null when neither. */
-export function caseOf(data: unknown): CaseData | null {
-  const direct = Case.safeParse(data);
-  if (direct.success) return direct.data;
-  const nested = Case.safeParse((data as { case?: unknown } | null)?.case);
-  return nested.success ? nested.data : null;
-}
-
 /**
  * Posts the embed of a new case to the guild's moderation log channel (none configured: nothing) and publishes
  * `case.logged` {caseNumber, logChannel, logMessage}. Idempotent: a case already posted is not posted again.
  */
-export async function logNewCase(deps: { platform: REST; outbox: Outbox }, c: CaseData): Promise<void> {
+export async function logNewCase(deps: { platform: PlatformApi; outbox: Outbox<'logs'> }, c: CaseData): Promise<void> {
   const channel = (await cachedSettings(c.guild)).moderationChannel;
   if (!channel) return;
   const id = `${c.guild}:${c.number}`;
@@ -38,23 +21,23 @@ export async function logNewCase(deps: { platform: REST; outbox: Outbox }, c: Ca
   ).lean<CaseLogRow>();
   if (existing?.message) return;
   const target = existing?.channel ?? channel;
-  const message = (await deps.platform.post(Routes.channelMessages(target), {
-    body: { embeds: [caseLogEmbed(c)], allowed_mentions: { parse: [] } },
-  })) as APIMessage;
+  const message = await deps.platform.channels.createMessage(target, {
+    embeds: [caseLogEmbed(c)],
+    allowed_mentions: { parse: [] },
+  });
   await CaseLogModel.updateOne({ _id: id }, { $set: { message: message.id, updatedAt: new Date() } });
-  const logged: CaseLoggedEvent = { caseNumber: c.number, logChannel: target, logMessage: message.id };
-  await deps.outbox.emit(c.guild, 'case.logged', logged);
+  await deps.outbox.emit(c.guild, 'case.logged', { caseNumber: c.number, logChannel: target, logMessage: message.id });
 }
 
 /**
  * Edits the log message of a case after it changed (`case.updated`, `case.revoked`, `case.expired`). A case never
  * posted is left alone; a log message deleted on the platform is forgotten (logged as a warning).
  */
-export async function editCaseLog(deps: { platform: REST; logger: Logger }, c: CaseData): Promise<void> {
+export async function editCaseLog(deps: { platform: PlatformApi; logger: Logger }, c: CaseData): Promise<void> {
   const log = await CaseLogModel.findById(`${c.guild}:${c.number}`).lean<CaseLogRow>();
   if (!log?.message) return;
   try {
-    await deps.platform.patch(Routes.channelMessage(log.channel, log.message), { body: { embeds: [caseLogEmbed(c)] } });
+    await deps.platform.channels.editMessage(log.channel, log.message, { embeds: [caseLogEmbed(c)] });
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status !== 404 && status !== 403) throw err;

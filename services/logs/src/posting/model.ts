@@ -1,8 +1,9 @@
+import { type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /**
  * A journal event waiting to be posted as an embed to its category's log channel (`_id` = event id). `dueAt`
- * leaves the audit log a moment to name the actor; `claim` marks rows a flusher is posting; `postedAt` is set once
+ * leaves the audit log a moment to name the actor; `lease` marks rows a flusher is posting; `postedAt` is set once
  * posted (or given up, with `error`). Rows expire a day after posting.
  */
 export interface PostRow {
@@ -10,8 +11,7 @@ export interface PostRow {
   guild: string;
   channel: string;
   dueAt: Date;
-  claim: string | null;
-  claimedAt: Date | null;
+  lease: Lease | null;
   attempts: number;
   postedAt: Date | null;
   message: string | null;
@@ -24,8 +24,7 @@ const postSchema = new Schema<PostRow>(
     guild: { type: String, required: true },
     channel: { type: String, required: true },
     dueAt: { type: Date, required: true },
-    claim: { type: String, default: null },
-    claimedAt: { type: Date, default: null },
+    lease: leasePath,
     attempts: { type: Number, default: 0 },
     postedAt: { type: Date, default: null },
     message: { type: String, default: null },
@@ -40,6 +39,8 @@ postSchema.index(
 );
 
 export const PostModel = mongoose.models.LogPost ?? mongoose.model<PostRow>('LogPost', postSchema);
+/** Claims of the flushers posting rows (a batch per flush run; a crashed flusher's rows are posted again later). */
+export const postLeases = new Leases<PostRow>(PostModel);
 
 /**
  * The log message of a moderation case (`_id` = `<guild>:<number>`): where its embed was posted, so a

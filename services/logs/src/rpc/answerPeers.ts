@@ -5,36 +5,66 @@ import {
   type MemberHistoryReply,
   type MemberHistoryRequest,
   RPC,
-  type ServiceContext,
+  Snowflake,
   type Stoppable,
 } from '@guildhall/shared';
+import type { LogsContext } from '../config';
 import { eventsAboutUser } from '../journal/listJournal';
 import { toJournalEvent } from '../journal/toJournalEvent';
 import { deletedMessagesBy } from '../messages/searchMessages';
 import { toLoggedMessage } from '../messages/toLoggedMessage';
+import type { ChannelDirectory } from '../privacy/channelFacts';
+import { hiddenChannels } from '../privacy/hiddenChannels';
 import { loadSettings } from '../settings/getSettings';
 
-const SNOWFLAKE = /^[0-9]{1,20}$/;
+const MESSAGE_KINDS = new Set(['message_edit', 'message_delete', 'message_bulk_delete']);
 
 /**
- * `RPC.memberHistory` {guild, user, limit?} -> {events (user is target or actor), deleted (their deleted messages of
- * the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. 400 on bad ids.
+ * `hiddenChannels` for a member record, failing closed: the asker (moderation) waits `PEER_TIMEOUT_MS` for this
+ * answer, so community gets half of it; when it does not answer, every message is hidden (the record still lists
+ * cases and non-message events) rather than the whole record failing or showing what the viewer may not see.
  */
-export async function memberHistory(req: MemberHistoryRequest): Promise<MemberHistoryReply> {
-  if (!SNOWFLAKE.test(String(req?.guild)) || !SNOWFLAKE.test(String(req?.user))) {
-    throw badRequest('guild and user must be digit-string ids');
+async function hiddenOrAll(
+  deps: Parameters<typeof hiddenChannels>[0],
+  guild: string,
+  viewer: string,
+): Promise<string[] | 'all'> {
+  try {
+    return await hiddenChannels({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, guild, viewer);
+  } catch {
+    return 'all';
   }
+}
+
+/**
+ * `RPC.memberHistory` {guild, user, limit?, viewer?} -> {events (user is target or actor), deleted (their deleted
+ * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
+ * and message events of channels the viewer cannot view are left out (`hiddenOrAll`). 400 on bad ids.
+ */
+export async function memberHistory(
+  deps: Parameters<typeof hiddenChannels>[0],
+  req: MemberHistoryRequest,
+): Promise<MemberHistoryReply> {
+  if (!Snowflake.safeParse(req?.guild).success || !Snowflake.safeParse(req?.user).success) {
+    throw badRequest('guild and user must be snowflakes');
+  }
+  if (req.viewer !== undefined && !Snowflake.safeParse(req.viewer).success)
+    throw badRequest('viewer must be a user id');
   const limit = Math.min(Math.max(Math.trunc(Number(req.limit ?? 50)) || 50, 1), 100);
+  const hidden = req.viewer ? await hiddenOrAll(deps, req.guild, req.viewer) : [];
   const [events, deleted] = await Promise.all([
     eventsAboutUser(req.guild, req.user, limit),
-    deletedMessagesBy(req.guild, req.user, limit),
+    deletedMessagesBy(req.guild, req.user, limit, hidden),
   ]);
-  return { events: events.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
+  const visible = events.filter(
+    (e) => !MESSAGE_KINDS.has(e.kind) || !e.channel || (hidden !== 'all' && !hidden.includes(e.channel)),
+  );
+  return { events: visible.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
 }
 
 /** `RPC.features('logs')` {guild} -> feature `logs`: on (all four destinations set), partial (some), off (none). */
 export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply> {
-  if (!SNOWFLAKE.test(String(req?.guild))) throw badRequest('guild must be a digit-string id');
+  if (!Snowflake.safeParse(req?.guild).success) throw badRequest('guild must be a snowflake');
   const s = await loadSettings(req.guild);
   const set = [s.messagesChannel, s.membersChannel, s.moderationChannel, s.serverChannel].filter(Boolean).length;
   const state = set === 4 ? 'on' : set === 0 ? 'off' : 'partial';
@@ -42,7 +72,11 @@ export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply>
 }
 
 /** Registers the logs service's request-reply responders. */
-export function answerPeers(ctx: ServiceContext): Stoppable[] {
-  const subs = [ctx.bus.reply(RPC.memberHistory, memberHistory), ctx.bus.reply(RPC.features('logs'), logsFeatures)];
+export function answerPeers(ctx: LogsContext, directory: ChannelDirectory): Stoppable[] {
+  const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
+  const subs = [
+    ctx.bus.reply(RPC.memberHistory, (req: MemberHistoryRequest) => memberHistory(deps, req)),
+    ctx.bus.reply(RPC.features('logs'), logsFeatures),
+  ];
   return subs.map((sub) => ({ stop: async () => sub.unsubscribe() }));
 }

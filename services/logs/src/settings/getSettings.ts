@@ -1,10 +1,18 @@
+import { LRUCache } from 'lru-cache';
 import { Settings, type SettingsRow } from './model';
 
-/** How long a guild's settings are reused from memory by the ingest path, in ms (other replicas' changes show up within this). */
-const CACHE_MS = 5_000;
-const cache = new Map<string, { row: SettingsRow; until: number }>();
+/**
+ * Guild settings reused from memory by the ingest path (lru-cache: 5 s, other replicas' changes show up within
+ * this; at most 10 000 guilds, least recently used go first). Concurrent misses of one guild share one read.
+ */
+const cache = new LRUCache<string, SettingsRow>({
+  max: 10_000,
+  ttl: 5_000,
+  ignoreFetchAbort: true,
+  fetchMethod: (guild) => loadSettings(guild),
+});
 
-/** Settings of a guild with no stored row: no destinations, nothing ignored, bot messages logged. */
+/** Settings of a guild with no stored row: no destinations, nothing ignored, bot messages logged, no private threads. */
 export function defaultSettings(guild: string): SettingsRow {
   return {
     _id: guild,
@@ -14,6 +22,7 @@ export function defaultSettings(guild: string): SettingsRow {
     serverChannel: null,
     ignoredChannels: [],
     ignoreBots: false,
+    logPrivateThreads: false,
     updatedAt: new Date(0),
   };
 }
@@ -21,19 +30,16 @@ export function defaultSettings(guild: string): SettingsRow {
 /** The stored settings of `guild` (defaults when none), read from MongoDB. */
 export async function loadSettings(guild: string): Promise<SettingsRow> {
   const row = await Settings.findById(guild).lean<SettingsRow>();
-  return row ?? defaultSettings(guild);
+  return row ? { ...defaultSettings(guild), ...row } : defaultSettings(guild);
 }
 
-/** Like `loadSettings`, memoised for `CACHE_MS` (for the hot ingest path). */
+/** Like `loadSettings`, memoised for 5 s (for the hot ingest path). */
 export async function cachedSettings(guild: string): Promise<SettingsRow> {
-  const hit = cache.get(guild);
-  if (hit && hit.until > Date.now()) return hit.row;
-  const row = await loadSettings(guild);
-  cache.set(guild, { row, until: Date.now() + CACHE_MS });
-  return row;
+  // `loadSettings` always answers a row and aborted reads still answer (ignoreFetchAbort), so this is never undefined.
+  return (await cache.fetch(guild)) as SettingsRow;
 }
 
 /** Replaces the memoised settings of a guild (after this replica stored new ones). */
 export function rememberSettings(row: SettingsRow): void {
-  cache.set(row._id, { row, until: Date.now() + CACHE_MS });
+  cache.set(row._id, row);
 }

@@ -9,6 +9,8 @@ export interface SettingsRow {
   serverChannel: string | null;
   ignoredChannels: string[];
   ignoreBots: boolean;
+  /** Log messages of private threads (never ticket threads); off by default. */
+  logPrivateThreads: boolean;
   updatedAt: Date;
 }
 
@@ -21,6 +23,7 @@ const schema = new Schema<SettingsRow>(
     serverChannel: { type: String, default: null },
     ignoredChannels: { type: [String], default: [] },
     ignoreBots: { type: Boolean, default: false },
+    logPrivateThreads: { type: Boolean, default: false },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'settings' },

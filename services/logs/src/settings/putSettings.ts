@@ -9,6 +9,7 @@ import {
   type StructureRequest,
   settingsChanges,
 } from '@guildhall/shared';
+import { type ChannelDirectory, THREAD_TYPES } from '../privacy/channelFacts';
 import { loadSettings, rememberSettings } from './getSettings';
 import { Settings, type SettingsRow } from './model';
 
@@ -20,19 +21,26 @@ export interface SettingsInput {
   membersChannel?: string | null;
   moderationChannel?: string | null;
   serverChannel?: string | null;
+  logPrivateThreads?: boolean;
 }
 
 const DESTINATIONS = ['messagesChannel', 'membersChannel', 'moderationChannel', 'serverChannel'] as const;
 /** Channel kinds of the structure that can receive log messages. */
 const POSTABLE = new Set(['text', 'announcement']);
 
+/** True when `id` is a thread of `guild` (threads are not in the structure; snapshots or the platform know them). */
+async function isThreadOf(directory: ChannelDirectory, guild: string, id: string): Promise<boolean> {
+  const facts = await directory.get(guild, id);
+  return facts !== null && THREAD_TYPES.has(facts.type);
+}
+
 /**
  * Stores the log settings of `guild`. Every named channel is checked against the guild's structure (community
- * `RPC.structure`; 503 when community does not answer): ignored channels must exist, destinations must be text or
+ * `RPC.structure`; 503 when community does not answer): ignored channels must exist (or be threads of the guild), destinations must be text or
  * announcement channels (400 naming each bad field). When something changed, emits `settings.updated`.
  */
 export async function putSettings(
-  deps: { bus: EventBus; outbox: Outbox; timeoutMs: number },
+  deps: { bus: EventBus; outbox: Outbox<'logs'>; timeoutMs: number; directory: ChannelDirectory },
   guild: string,
   input: SettingsInput,
   by: { id: string; name: string },
@@ -44,10 +52,10 @@ export async function putSettings(
   );
   const kinds = new Map(structure.channels.map((c) => [c.id, c.kind]));
   const errors: FieldError[] = [];
-  input.ignoredChannels.forEach((id, i) => {
-    if (!kinds.has(id))
-      errors.push({ field: `body.ignoredChannels.${i}`, message: `channel ${id} is not in this guild` });
-  });
+  for (const [i, id] of input.ignoredChannels.entries()) {
+    if (kinds.has(id) || (await isThreadOf(deps.directory, guild, id))) continue;
+    errors.push({ field: `body.ignoredChannels.${i}`, message: `channel ${id} is not in this guild` });
+  }
   for (const field of DESTINATIONS) {
     const id = input[field];
     if (!id) continue;
@@ -65,6 +73,7 @@ export async function putSettings(
     updatedAt: new Date(),
   };
   for (const field of DESTINATIONS) if (input[field] !== undefined) set[field] = input[field] ?? null;
+  if (input.logPrivateThreads !== undefined) set.logPrivateThreads = input.logPrivateThreads;
   const row = await Settings.findOneAndUpdate(
     { _id: guild },
     { $set: set },
@@ -73,7 +82,7 @@ export async function putSettings(
   if (!row) throw new Error(`settings of ${guild} vanished after upsert`);
   rememberSettings(row);
 
-  const changes = settingsChanges(before, row, ['ignoredChannels', 'ignoreBots', ...DESTINATIONS]);
+  const changes = settingsChanges(before, row, ['ignoredChannels', 'ignoreBots', 'logPrivateThreads', ...DESTINATIONS]);
   if (changes.length) {
     const event: LogSettingsUpdatedEvent = { actor: by.id, actorName: by.name, area: 'logs', changes };
     await deps.outbox.emit(guild, 'settings.updated', event);

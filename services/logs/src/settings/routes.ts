@@ -1,15 +1,20 @@
-import { bind, logRoutes, type RouteBinding, type ServiceContext } from '@guildhall/shared';
+import { bind, logRoutes, type RouteBinding } from '@guildhall/shared';
+import type { LogsContext } from '../config';
+import type { ChannelDirectory } from '../privacy/channelFacts';
 import { loadSettings } from './getSettings';
 import { putSettings } from './putSettings';
 import { toLogSettings } from './toLogSettings';
 
 /** GET/PUT /logs. */
-export function settingsRoutes(ctx: ServiceContext): RouteBinding[] {
+export function settingsRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
   return [
-    bind(logRoutes.getLogs, async ({ params }) => ({ settings: toLogSettings(await loadSettings(params.guild)) })),
-    bind(logRoutes.putLogs, async ({ params, body, identity }) => {
+    bind(logRoutes.getLogSettings, async ({ params }) => {
+      const row = await loadSettings(params.guild);
+      return { settings: toLogSettings(row), logPrivateThreads: row.logPrivateThreads };
+    }),
+    bind(logRoutes.putLogSettings, async ({ params, body, identity }) => {
       const row = await putSettings(
-        { bus: ctx.bus, outbox: ctx.outbox, timeoutMs: ctx.config.PEER_TIMEOUT_MS },
+        { bus: ctx.bus, outbox: ctx.outbox, timeoutMs: ctx.config.PEER_TIMEOUT_MS, directory },
         params.guild,
         body,
         { id: identity.sub, name: identity.name },

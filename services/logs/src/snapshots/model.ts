@@ -15,6 +15,8 @@ export interface SnapshotRow {
   id: string;
   data: Record<string, unknown>;
   deleted: boolean;
+  /** Set when a member update arrived with no earlier snapshot (its change is unknown until the audit entry tells). */
+  blindAt?: Date | null;
   updatedAt: Date;
 }
 
@@ -26,6 +28,7 @@ const schema = new Schema<SnapshotRow>(
     id: { type: String, required: true },
     data: { type: Schema.Types.Mixed, required: true },
     deleted: { type: Boolean, default: false },
+    blindAt: { type: Date, default: null },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'snapshots', minimize: false },

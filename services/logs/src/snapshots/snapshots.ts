@@ -6,16 +6,21 @@ export async function getSnapshot(guild: string, kind: SnapshotKind, id: string)
   return Snapshot.findById(snapshotId(guild, kind, id)).lean<SnapshotRow>();
 }
 
-/** Stores `data` as the current state of an object; returns the previous snapshot (null when first seen). */
+/**
+ * Stores `data` as the current state of an object; returns the previous snapshot (null when first seen). `blind`
+ * marks an update whose previous state was unknown (`blindAt` = now); any other write clears the mark.
+ */
 export async function putSnapshot(
   guild: string,
   kind: SnapshotKind,
   id: string,
   data: Record<string, unknown>,
+  blind = false,
 ): Promise<SnapshotRow | null> {
+  const now = new Date();
   return Snapshot.findOneAndUpdate(
     { _id: snapshotId(guild, kind, id) },
-    { $set: { guild, kind, id, data, deleted: false, updatedAt: new Date() } },
+    { $set: { guild, kind, id, data, deleted: false, blindAt: blind ? now : null, updatedAt: now } },
     { upsert: true, returnDocument: 'before' },
   ).lean<SnapshotRow>();
 }

@@ -16,6 +16,7 @@ export const GUILD_FIELDS = [
   'explicit_content_filter',
   'mfa_level',
   'system_channel_id',
+  'system_channel_flags',
   'rules_channel_id',
   'public_updates_channel_id',
   'safety_alerts_channel_id',
@@ -29,6 +30,49 @@ export const GUILD_FIELDS = [
 export function guildData(d: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of GUILD_FIELDS) if (field in d) out[field] = d[field];
+  return out;
+}
+
+/**
+ * Documented channel fields compared for `channel_update`, with the value the platform means when it omits one
+ * (`nsfw` absent = false). Counters, last-message fields and fields not listed here (anything the platform adds
+ * later) never produce a change; permission overwrites are journaled as `overwrite_update` from the audit log.
+ */
+const CHANNEL_FIELDS: Record<string, unknown> = {
+  type: null,
+  name: null,
+  topic: null,
+  nsfw: false,
+  position: null,
+  parent_id: null,
+  rate_limit_per_user: 0,
+  bitrate: null,
+  user_limit: 0,
+  rtc_region: null,
+  video_quality_mode: 1,
+  default_auto_archive_duration: null,
+  default_thread_rate_limit_per_user: 0,
+  available_tags: [],
+  applied_tags: [],
+  default_reaction_emoji: null,
+  default_sort_order: null,
+  default_forum_layout: 0,
+  flags: 0,
+};
+/** Thread metadata compared for `channel_update` (not `archive_timestamp`, which moves by itself). */
+const THREAD_FIELDS: Record<string, unknown> = {
+  archived: false,
+  locked: false,
+  auto_archive_duration: null,
+  invitable: true,
+};
+
+/** The compared view of a channel or thread: `CHANNEL_FIELDS` plus thread metadata as `thread_<field>`. */
+export function channelView(c: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, absent] of Object.entries(CHANNEL_FIELDS)) out[field] = c[field] ?? absent;
+  const meta = c.thread_metadata as Record<string, unknown> | undefined;
+  if (meta) for (const [field, absent] of Object.entries(THREAD_FIELDS)) out[`thread_${field}`] = meta[field] ?? absent;
   return out;
 }
 

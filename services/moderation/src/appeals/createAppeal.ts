@@ -8,9 +8,8 @@ import {
   type Logger,
   notFound,
   type Outbox,
+  type PlatformApi,
   platformProblem,
-  type REST,
-  Routes,
 } from '@guildhall/shared';
 import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId } from '../cases/model';
@@ -42,9 +41,9 @@ async function appealedCase(guild: string, member: string, number: number): Prom
  * Without a case number: the member must be banned on the platform (404 otherwise). When a case of this service
  * is the active ban, the appeal is attached to that case; else it appeals a ban that predates the service.
  */
-async function appealedBan(platform: REST, guild: string, member: string): Promise<number | null> {
+async function appealedBan(platform: PlatformApi, guild: string, member: string): Promise<number | null> {
   try {
-    await platform.get(Routes.guildBan(guild, member));
+    await platform.guilds.getMemberBan(guild, member);
   } catch (err) {
     if (isPlatformNotFound(err)) throw notFound('You are not banned from this guild: give the case number to appeal');
     throw platformProblem(err, 'read the ban');
@@ -55,7 +54,7 @@ async function appealedBan(platform: REST, guild: string, member: string): Promi
   return banCase ? banCase.number : null;
 }
 
-async function queueAppeal(platform: REST, logger: Logger, row: AppealRow): Promise<string | null> {
+async function queueAppeal(platform: PlatformApi, logger: Logger, row: AppealRow): Promise<string | null> {
   const settings = await getSettings(row.guild);
   if (!settings.appealsChannel) return null;
   const what = row.caseNumber === null ? 'ban' : `case #${row.caseNumber}`;
@@ -75,8 +74,8 @@ async function queueAppeal(platform: REST, logger: Logger, row: AppealRow): Prom
  * Emits `appeal.created`.
  */
 export async function createAppeal(
-  platform: REST,
-  outbox: Outbox,
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
   logger: Logger,
   input: CreateAppealInput,
 ): Promise<z.infer<typeof Appeal>> {
@@ -98,7 +97,7 @@ export async function createAppeal(
     decidedByName: null,
     decidedAt: null,
     note: null,
-    busyUntil: null,
+    lease: null,
     createdAt: new Date(),
   };
   await AppealModel.create(row);

@@ -5,17 +5,14 @@ import {
   type Identity,
   notFound,
   type Outbox,
+  type PlatformApi,
   platformProblem,
-  type REST,
 } from '@guildhall/shared';
 import type { z } from 'zod';
 import { liftAction } from '../cases/liftAction';
 import { revokeCase } from '../cases/revokeCase';
-import { AppealLockModel, AppealModel, type AppealRow, appealSubject } from './model';
+import { AppealLockModel, AppealModel, type AppealRow, appealLeases, appealSubject } from './model';
 import { toAppeal } from './toAppeal';
-
-/** How long one request may hold an appeal while it lifts the case, in milliseconds. */
-const LEASE_MS = 120_000;
 
 export interface DecideAppealInput {
   guild: string;
@@ -29,7 +26,12 @@ export interface DecideAppealInput {
  * Lifts what an accepted appeal was about: its case is revoked like `POST .../revoke` (a case already revoked
  * counts as lifted); an appeal without a case removes the platform ban. Returns whether a case was revoked.
  */
-async function liftAppealed(platform: REST, outbox: Outbox, row: AppealRow, decider: DecideAppealInput['decider']) {
+async function liftAppealed(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  row: AppealRow,
+  decider: DecideAppealInput['decider'],
+) {
   if (row.caseNumber === null) {
     const reason = `Appeal accepted by ${decider.name} (${decider.sub})`;
     try {
@@ -47,7 +49,7 @@ async function liftAppealed(platform: REST, outbox: Outbox, row: AppealRow, deci
     });
     return true;
   } catch (err) {
-    if (err instanceof HttpProblem && err.status === 409 && /already revoked/.test(err.detail)) return false;
+    if (err instanceof HttpProblem && err.code === 'case_already_revoked') return false;
     throw err;
   }
 }
@@ -58,51 +60,37 @@ async function liftAppealed(platform: REST, outbox: Outbox, row: AppealRow, deci
  * the member may appeal again later, and emits `appeal.decided`.
  */
 export async function decideAppeal(
-  platform: REST,
-  outbox: Outbox,
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
   input: DecideAppealInput,
 ): Promise<z.infer<typeof Appeal>> {
-  const now = new Date();
-  const lease = new Date(now.getTime() + LEASE_MS);
-  const claimed = await AppealModel.findOneAndUpdate(
-    {
-      _id: input.id,
-      guild: input.guild,
-      status: 'pending',
-      $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }],
-    },
-    { $set: { busyUntil: lease } },
-    { returnDocument: 'after' },
-  ).lean<AppealRow>();
-  if (!claimed) {
+  const claim = await appealLeases.claim({ _id: input.id, guild: input.guild, status: 'pending' });
+  if (!claim) {
     const row = await AppealModel.findOne({ _id: input.id, guild: input.guild }).lean<AppealRow>();
-    if (!row) throw notFound(`Unknown appeal ${input.id}`);
-    throw conflict(row.status === 'pending' ? 'This appeal is being decided' : `This appeal is already ${row.status}`);
+    if (!row) throw notFound(`Unknown appeal ${input.id}`, 'appeal_not_found');
+    if (row.status === 'pending') throw conflict('This appeal is being decided', 'appeal_busy');
+    throw conflict(`This appeal is already ${row.status}`, 'appeal_already_decided');
   }
+  const { row: claimed, lease } = claim;
   let caseRevoked = false;
   if (input.decision === 'accepted') {
     try {
       caseRevoked = await liftAppealed(platform, outbox, claimed, input.decider);
     } catch (err) {
-      await AppealModel.updateOne({ _id: claimed._id, busyUntil: lease }, { $set: { busyUntil: null } });
+      await appealLeases.release(claimed._id, lease);
       throw err;
     }
   }
-  const decided = await AppealModel.findOneAndUpdate(
-    { _id: claimed._id, busyUntil: lease },
-    {
-      $set: {
-        status: input.decision,
-        decidedBy: input.decider.sub,
-        decidedByName: input.decider.name,
-        decidedAt: new Date(),
-        note: input.note || null,
-        busyUntil: null,
-      },
+  const decided = await appealLeases.release(claimed._id, lease, {
+    $set: {
+      status: input.decision,
+      decidedBy: input.decider.sub,
+      decidedByName: input.decider.name,
+      decidedAt: new Date(),
+      note: input.note || null,
     },
-    { returnDocument: 'after' },
-  ).lean<AppealRow>();
-  if (!decided) throw conflict('This appeal was changed while it was being decided');
+  });
+  if (!decided) throw conflict('This appeal was changed while it was being decided', 'appeal_busy');
   await AppealLockModel.deleteOne({
     _id: appealSubject(decided.guild, decided.caseNumber, decided.member),
     appeal: decided._id,

@@ -1,3 +1,4 @@
+import { type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /** A stored appeal (`_id` = the API id, 24 hex characters, time-ordered). */
@@ -14,8 +15,8 @@ export interface AppealRow {
   decidedByName: string | null;
   decidedAt: Date | null;
   note: string | null;
-  /** Lease of the request deciding it; null when nobody is. */
-  busyUntil: Date | null;
+  /** Claim of the request deciding it; null when nobody holds one. */
+  lease: Lease | null;
   createdAt: Date;
 }
 
@@ -33,7 +34,7 @@ const appealSchema = new Schema<AppealRow>(
     decidedByName: { type: String, default: null },
     decidedAt: { type: Date, default: null },
     note: { type: String, default: null },
-    busyUntil: { type: Date, default: null },
+    lease: leasePath,
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'appeals' },
@@ -42,6 +43,8 @@ appealSchema.index({ guild: 1, _id: -1 });
 appealSchema.index({ guild: 1, status: 1, _id: -1 });
 
 export const AppealModel = mongoose.models.Appeal ?? mongoose.model<AppealRow>('Appeal', appealSchema);
+/** Claims of the requests deciding appeals: one decision at a time per appeal across replicas. */
+export const appealLeases = new Leases<AppealRow>(AppealModel);
 
 interface LockRow {
   /** `<guild>:case:<number>` or `<guild>:ban:<member>`: what is under appeal. */

@@ -6,17 +6,17 @@ import {
   isPlatformNotFound,
   notFound,
   type Outbox,
+  type PlatformApi,
   platformFailure,
-  type REST,
 } from '@guildhall/shared';
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { findPerson } from '../platform/people';
 import { forgetPerson } from '../platform/personCache';
 import { applyAction } from './applyAction';
-import { nextCaseNumber } from './counter';
+import { sendCaseDm } from './caseDm';
 import { claimKey, completeKey, releaseKey } from './idempotency';
-import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow } from './model';
+import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow, nextCaseNumber } from './model';
 import { toCase } from './toCase';
 
 export interface CreateCaseInput {
@@ -36,8 +36,8 @@ export interface CreateCaseInput {
  * returns the first request's case and the platform is not called again.
  */
 export async function createCase(
-  platform: REST,
-  outbox: Outbox,
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
   input: CreateCaseInput,
 ): Promise<z.infer<typeof Case>> {
   const { guild, body, moderator } = input;
@@ -61,14 +61,20 @@ export async function createCase(
 /**
  * Settles a stored case: a `pending` one gets its action performed on the platform and becomes `active`, or
  * `failed` with the platform's refusal (a kick whose member already left counts as done); then `case.created` is
- * emitted. Used right after creation and by `resumePendingCases` for cases a crashed request left `pending`.
+ * emitted. The member is told in a DM (`sendCaseDm`): before a kick or ban (the platform refuses DMs once the member
+ * is gone), after an accepted warn or timeout. Used right after creation and by `resumePendingCases` for cases a crashed request left `pending`.
  */
-export async function settleCase(platform: REST, outbox: Outbox, stored: CaseRow): Promise<CaseRow> {
+export async function settleCase(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  stored: CaseRow,
+): Promise<CaseRow> {
   let row = stored;
   if (row.status === 'pending') {
     row = await performAction(platform, row);
     forgetPerson(row.guild, row.target);
   }
+  if (row.status === 'active' && (row.action === 'warn' || row.action === 'timeout')) await sendCaseDm(platform, row);
   await outbox.emit(row.guild, 'case.created', {
     case: toCase(row),
     duration: row.duration,
@@ -78,7 +84,7 @@ export async function settleCase(platform: REST, outbox: Outbox, stored: CaseRow
   return row;
 }
 
-async function numberCase(platform: REST, { guild, body, moderator }: CreateCaseInput): Promise<CaseRow> {
+async function numberCase(platform: PlatformApi, { guild, body, moderator }: CreateCaseInput): Promise<CaseRow> {
   if (body.target === moderator.sub) {
     throw badRequest('Invalid body.target: you cannot open a case about yourself', [
       { field: 'body.target', message: 'must not be yourself' },
@@ -108,7 +114,8 @@ async function numberCase(platform: REST, { guild, body, moderator }: CreateCase
   return row;
 }
 
-async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
+async function performAction(platform: PlatformApi, row: CaseRow): Promise<CaseRow> {
+  if (row.action === 'kick' || row.action === 'ban') await sendCaseDm(platform, row);
   try {
     await applyAction(platform, row, auditReason(row, { id: row.moderator, name: row.moderatorName }));
   } catch (err) {
@@ -117,7 +124,7 @@ async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
       return (await CaseModel.findOneAndUpdate(
         { _id: row._id, status: 'pending' },
         {
-          $set: { status: 'failed', failure, busyUntil: null },
+          $set: { status: 'failed', failure, lease: null },
           $push: { history: historyEntry('failed', { failure }) },
         },
         { returnDocument: 'after' },
@@ -126,7 +133,7 @@ async function performAction(platform: REST, row: CaseRow): Promise<CaseRow> {
   }
   return (await CaseModel.findOneAndUpdate(
     { _id: row._id, status: 'pending' },
-    { $set: { status: 'active', busyUntil: null }, $push: { history: historyEntry('active') } },
+    { $set: { status: 'active', lease: null }, $push: { history: historyEntry('active') } },
     { returnDocument: 'after' },
   ).lean<CaseRow>())!;
 }

@@ -10,7 +10,7 @@ import { toCase } from './toCase';
  * nothing.
  */
 export async function editCaseReason(
-  outbox: Outbox,
+  outbox: Outbox<'moderation'>,
   input: { guild: string; number: number; reason: string; editor: Pick<Identity, 'sub' | 'name'> },
 ): Promise<z.infer<typeof Case>> {
   const id = caseId(input.guild, input.number);

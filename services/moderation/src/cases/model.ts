@@ -1,4 +1,4 @@
-import type { CaseAction, CaseStatus } from '@guildhall/shared';
+import { type CaseAction, type CaseStatus, defineCounter, type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 import type { z } from 'zod';
 
@@ -12,7 +12,7 @@ export interface StoredFailure {
 /** One change of a case, oldest first: who did what and, for reason edits, the reason it replaced. */
 export interface CaseHistoryEntry {
   at: Date;
-  /** `created`, `active`, `failed`, `reason`, `logged`, `revoked`, `expired`. */
+  /** One of `CASE_CHANGES` (contract): created, resumed, active, failed, reason, logged, revoked, expired, dm. */
   change: string;
   by: string | null;
   byName: string | null;
@@ -43,8 +43,8 @@ export interface CaseRow {
   revokedBy: string | null;
   revokedByName: string | null;
   revokedAt: Date | null;
-  /** Lease of a replica doing platform work on the case (revoke, expiry); null when nobody is. */
-  busyUntil: Date | null;
+  /** Claim of a replica doing platform work on the case (revoke, expiry, resume); null when nobody holds one. */
+  lease: Lease | null;
   history: CaseHistoryEntry[];
   createdAt: Date;
 }
@@ -88,7 +88,7 @@ const caseSchema = new Schema<CaseRow>(
     revokedBy: { type: String, default: null },
     revokedByName: { type: String, default: null },
     revokedAt: { type: Date, default: null },
-    busyUntil: { type: Date, default: null },
+    lease: leasePath,
     history: { type: [historySchema], default: [] },
     createdAt: { type: Date, required: true },
   },
@@ -97,6 +97,9 @@ const caseSchema = new Schema<CaseRow>(
 /** Index of a member's cases, newest first (the member record hints it). */
 export const CASES_BY_TARGET = { guild: 1, target: 1, number: -1 } as const;
 caseSchema.index(CASES_BY_TARGET);
+/** Index of a guild's cases by number, newest first (the case list). */
+export const CASES_BY_NUMBER = { guild: 1, number: -1 } as const;
+caseSchema.index(CASES_BY_NUMBER);
 /** Index of due cases: active ones by expiry time (the expiry poller hints it). */
 export const DUE_CASES = { status: 1, expiresAt: 1 } as const;
 caseSchema.index(DUE_CASES);
@@ -106,6 +109,12 @@ caseSchema.index(PENDING_CASES);
 
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
+
+/** Claims on cases (revoke, expiry, resuming abandoned cases), one at a time per case across replicas. */
+export const caseLeases = new Leases<CaseRow>(CaseModel);
+
+/** The next case number of `guild` (1, 2, 3...), from the guild's atomic counter in collection `case_counters`. */
+export const nextCaseNumber = defineCounter('CaseCounter', 'case_counters');
 
 /** The stored id of case `number` in `guild`. */
 export function caseId(guild: string, number: number): string {
@@ -137,7 +146,7 @@ export function newCaseRow(fields: NewCase): CaseRow {
     revokedBy: null,
     revokedByName: null,
     revokedAt: null,
-    busyUntil: null,
+    lease: null,
     history: [{ ...historyEntry('created', { by: fields.moderator, byName: fields.moderatorName }), at: createdAt }],
     createdAt,
     ...fields,

@@ -1,13 +1,10 @@
-import { type Case, conflict, notFound, type Outbox, platformProblem, type REST } from '@guildhall/shared';
+import { type Case, conflict, notFound, type Outbox, type PlatformApi, platformProblem } from '@guildhall/shared';
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
 import { liftAction } from './liftAction';
-import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
+import { CaseModel, type CaseRow, caseId, caseLeases, historyEntry } from './model';
 import { toCase } from './toCase';
-
-/** How long one replica may hold a case while it lifts it on the platform, in milliseconds. */
-const LEASE_MS = 120_000;
 
 /** Who revokes, and the accepted appeal that led to it (null for a direct revoke). */
 export interface Revoker {
@@ -23,47 +20,39 @@ export interface Revoker {
  * longer counts toward the member record's suggestion. Emits `case.revoked`.
  */
 export async function revokeCase(
-  platform: REST,
-  outbox: Outbox,
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
   guild: string,
   number: number,
   by: Revoker,
 ): Promise<z.infer<typeof Case>> {
   const id = caseId(guild, number);
-  const now = new Date();
-  const lease = new Date(now.getTime() + LEASE_MS);
-  const claimed = await CaseModel.findOneAndUpdate(
-    { _id: id, status: { $in: ['active', 'expired'] }, $or: [{ busyUntil: null }, { busyUntil: { $lt: now } }] },
-    { $set: { busyUntil: lease } },
-    { returnDocument: 'after' },
-  ).lean<CaseRow>();
-  if (!claimed) {
+  const claim = await caseLeases.claim({ _id: id, status: { $in: ['active', 'expired'] } });
+  if (!claim) {
     const row = await CaseModel.findById(id).lean<CaseRow>();
-    if (!row) throw notFound(`Unknown case #${number}`);
-    if (row.status === 'revoked') throw conflict(`Case #${number} is already revoked`);
-    if (row.status === 'active' || row.status === 'expired') throw conflict(`Case #${number} is being changed`);
-    throw conflict(`Case #${number} is ${row.status} and cannot be revoked`);
+    if (!row) throw notFound(`Unknown case #${number}`, 'case_not_found');
+    if (row.status === 'revoked') throw conflict(`Case #${number} is already revoked`, 'case_already_revoked');
+    if (row.status === 'active' || row.status === 'expired')
+      throw conflict(`Case #${number} is being changed`, 'case_busy');
+    throw conflict(`Case #${number} is ${row.status} and cannot be revoked`, 'case_not_revocable');
   }
+  const { row: claimed, lease } = claim;
   if (claimed.status === 'active') {
     try {
       await liftAction(platform, claimed, auditReason(claimed, by, 'Revoked'));
       forgetPerson(guild, claimed.target);
     } catch (err) {
-      await CaseModel.updateOne({ _id: id, busyUntil: lease }, { $set: { busyUntil: null } });
+      await caseLeases.release(id, lease);
       throw platformProblem(err, `lift case #${number}`);
     }
   }
-  const revoked = await CaseModel.findOneAndUpdate(
-    { _id: id, busyUntil: lease },
-    {
-      $set: { status: 'revoked', revokedBy: by.id, revokedByName: by.name, revokedAt: new Date(), busyUntil: null },
-      $push: {
-        history: historyEntry('revoked', { by: by.id, byName: by.name, note: by.appeal && `appeal ${by.appeal}` }),
-      },
+  const revoked = await caseLeases.release(id, lease, {
+    $set: { status: 'revoked', revokedBy: by.id, revokedByName: by.name, revokedAt: new Date() },
+    $push: {
+      history: historyEntry('revoked', { by: by.id, byName: by.name, note: by.appeal && `appeal ${by.appeal}` }),
     },
-    { returnDocument: 'after' },
-  ).lean<CaseRow>();
-  if (!revoked) throw conflict(`Case #${number} was changed while it was being revoked`);
+  });
+  if (!revoked) throw conflict(`Case #${number} was changed while it was being revoked`, 'case_busy');
   const result = toCase(revoked);
   await outbox.emit(guild, 'case.revoked', {
     case: result,

@@ -2,10 +2,12 @@ import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
 import type { ModerationContext } from '../config';
 import { createCase } from './createCase';
 import { editCaseReason } from './editCaseReason';
+import { getCaseDetail } from './getCaseDetail';
 import { readIdempotencyKey } from './idempotency';
+import { listCases } from './listCases';
 import { revokeCase } from './revokeCase';
 
-/** HTTP routes of cases: create, edit reason, revoke. */
+/** HTTP routes of cases: create, list, read (with failure and history), edit reason, revoke. */
 export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
   return [
     bind(moderationRoutes.createCase, ({ params, body, identity, req }) =>
@@ -16,7 +18,9 @@ export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
         idempotencyKey: readIdempotencyKey(req.headers['idempotency-key']),
       }),
     ),
-    bind(moderationRoutes.editCase, ({ params, body, identity }) =>
+    bind(moderationRoutes.listCases, ({ params, query }) => listCases(params.guild, query)),
+    bind(moderationRoutes.getCase, ({ params }) => getCaseDetail(params.guild, params.number)),
+    bind(moderationRoutes.editCaseReason, ({ params, body, identity }) =>
       editCaseReason(ctx.outbox, {
         guild: params.guild,
         number: params.number,

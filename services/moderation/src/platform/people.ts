@@ -1,4 +1,4 @@
-import { isPlatformNotFound, platformProblem, type REST, Routes } from '@guildhall/shared';
+import { avatarUrl, isPlatformNotFound, type PlatformApi, platformProblem } from '@guildhall/shared';
 import type { APIGuildMember, APIUser } from 'discord-api-types/v10';
 
 /** A platform user as moderation shows it: display name, avatar URL and whether they are in the guild. */
@@ -19,9 +19,9 @@ export function memberName(member: Pick<APIGuildMember, 'nick'> & { user: APIUse
   return member.nick || userName(member.user);
 }
 
-/** CDN URL of a user's avatar (PNG); null when they have none. */
-export function avatarUrl(user: Pick<APIUser, 'id' | 'avatar'>): string | null {
-  return user.avatar ? `https://cdn.discordapp.com/avatars/${user.id}/${user.avatar}.png` : null;
+/** CDN URL of a user's own avatar; null when they have none. */
+function ownAvatar(platform: PlatformApi, user: APIUser): string | null {
+  return user.avatar ? avatarUrl(platform, user) : null;
 }
 
 /**
@@ -29,16 +29,16 @@ export function avatarUrl(user: Pick<APIUser, 'id' | 'avatar'>): string | null {
  * user (`inServer: false`). Returns null when the platform knows no such user; throws a 502 problem when the
  * platform refuses the lookup for another reason.
  */
-export async function findPerson(platform: REST, guild: string, user: string): Promise<Person | null> {
+export async function findPerson(platform: PlatformApi, guild: string, user: string): Promise<Person | null> {
   try {
-    const member = (await platform.get(Routes.guildMember(guild, user))) as APIGuildMember & { user: APIUser };
-    return { id: user, name: memberName(member), avatar: avatarUrl(member.user), inServer: true };
+    const member = await platform.guilds.getMember(guild, user);
+    return { id: user, name: memberName(member), avatar: ownAvatar(platform, member.user!), inServer: true };
   } catch (err) {
     if (!isPlatformNotFound(err)) throw platformProblem(err, 'look the member up');
   }
   try {
-    const found = (await platform.get(Routes.user(user))) as APIUser;
-    return { id: user, name: userName(found), avatar: avatarUrl(found), inServer: false };
+    const found = await platform.users.get(user);
+    return { id: user, name: userName(found), avatar: ownAvatar(platform, found), inServer: false };
   } catch (err) {
     if (isPlatformNotFound(err)) return null;
     throw platformProblem(err, 'look the user up');

@@ -1,5 +1,5 @@
-import { type Logger, platformFailure, type REST, Routes } from '@guildhall/shared';
-import { type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
+import { cutCodePoints, type Logger, type PlatformApi, platformFailure, TEXT_LIMITS } from '@guildhall/shared';
+import { ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
 
 /**
  * Opens a public thread named `name` (cut to the platform's 100 characters) in the queue text channel `channel`
@@ -7,22 +7,21 @@ import { type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'd
  * when the platform refuses (logged; the appeal/report is still stored and listed on the dashboard).
  */
 export async function openQueueThread(
-  platform: REST,
+  platform: PlatformApi,
   logger: Logger,
   channel: string,
   name: string,
   content: string,
 ): Promise<string | null> {
   try {
-    const thread = (await platform.post(Routes.threads(channel), {
-      body: {
-        name: name.slice(0, 100),
-        type: ChannelType.PublicThread,
-        auto_archive_duration: ThreadAutoArchiveDuration.OneWeek,
-      },
-    })) as APIThreadChannel;
-    await platform.post(Routes.channelMessages(thread.id), {
-      body: { content: content.slice(0, 2000), allowed_mentions: { parse: [] } },
+    const thread = await platform.channels.createThread(channel, {
+      name: cutCodePoints(name, TEXT_LIMITS.channelName),
+      type: ChannelType.PublicThread,
+      auto_archive_duration: ThreadAutoArchiveDuration.OneWeek,
+    });
+    await platform.channels.createMessage(thread.id, {
+      content: cutCodePoints(content, TEXT_LIMITS.content, '…'),
+      allowed_mentions: { parse: [] },
     });
     return thread.id;
   } catch (err) {

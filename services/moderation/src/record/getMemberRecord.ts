@@ -3,7 +3,7 @@ import {
   type MemberHistoryRequest,
   type MemberRecord,
   notFound,
-  type REST,
+  type PlatformApi,
   RPC,
   type ServiceContext,
 } from '@guildhall/shared';
@@ -23,16 +23,17 @@ export const RECORD_ITEMS = 50;
 /**
  * A member's record in `guild`: the user (platform member, else platform user with `inServer: false`; 404 when
  * the platform does not know them and no case names them; cached 30 s, see `findPersonCached`), their cases newest first (at most 100), journal events
- * and deleted messages about them from the logs service (`RPC.memberHistory`; a slow or absent logs service is a
+ * and deleted messages about them that `viewer` may see (channels they can view) from the logs service (`RPC.memberHistory`; a slow or absent logs service is a
  * 503, never a partial answer), reports about their messages (at most 50, newest first) and the suggestion.
  * The platform lookup, the logs request and both queries (on their indexes, hinted) run concurrently.
  */
 export async function getMemberRecord(
-  ctx: Pick<ServiceContext, 'bus' | 'config'> & { platform: REST },
+  ctx: Pick<ServiceContext, 'bus' | 'config'> & { platform: PlatformApi },
   guild: string,
   user: string,
+  viewer: string,
 ): Promise<z.infer<typeof MemberRecord>> {
-  const request: MemberHistoryRequest = { guild, user, limit: RECORD_ITEMS };
+  const request: MemberHistoryRequest = { guild, user, limit: RECORD_ITEMS, viewer };
   const [person, history, cases, reports] = await Promise.all([
     findPersonCached(ctx.platform, guild, user),
     ctx.bus.request<MemberHistoryReply>(RPC.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),

@@ -4,5 +4,9 @@ import { getMemberRecord } from './getMemberRecord';
 
 /** HTTP route of the member record. */
 export function recordRoutes(ctx: ModerationContext): RouteBinding[] {
-  return [bind(moderationRoutes.memberRecord, ({ params }) => getMemberRecord(ctx, params.guild, params.user))];
+  return [
+    bind(moderationRoutes.getMemberRecord, ({ params, identity }) =>
+      getMemberRecord(ctx, params.guild, params.user, identity.sub),
+    ),
+  ];
 }

@@ -1,5 +1,5 @@
-import { isDuplicateKey, type Logger, type Outbox, platformFailure, type REST, Routes } from '@guildhall/shared';
-import { ApplicationCommandType, InteractionResponseType, InteractionType, MessageFlags } from 'discord-api-types/v10';
+import { isDuplicateKey, type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
+import { type APIInteraction, ApplicationCommandType, InteractionType, MessageFlags } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { newRecordId } from '../ids';
 import { memberName, userName } from '../platform/people';
@@ -40,14 +40,9 @@ export function isReportInteraction(d: unknown): boolean {
   return ReportInteraction.safeParse(d).success;
 }
 
-async function answer(platform: REST, logger: Logger, d: { id: string; token: string }, content: string) {
+async function answer(platform: PlatformApi, logger: Logger, d: { id: string; token: string }, content: string) {
   try {
-    await platform.post(Routes.interactionCallback(d.id, d.token), {
-      body: {
-        type: InteractionResponseType.ChannelMessageWithSource,
-        data: { content, flags: MessageFlags.Ephemeral },
-      },
-    });
+    await platform.interactions.reply(d.id, d.token, { content, flags: MessageFlags.Ephemeral });
   } catch (err) {
     logger.warn({ interaction: d.id, failure: platformFailure(err) }, 'could not answer the report interaction');
   }
@@ -59,7 +54,12 @@ async function answer(platform: REST, logger: Logger, d: { id: string; token: st
  * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set, and emits
  * `report.created`. A second report of the same message by the same member is answered but not stored.
  */
-export async function fileReport(platform: REST, outbox: Outbox, logger: Logger, d: unknown): Promise<void> {
+export async function fileReport(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  logger: Logger,
+  d: APIInteraction,
+): Promise<void> {
   const parsed = ReportInteraction.safeParse(d);
   if (!parsed.success) return;
   const i = parsed.data;
@@ -106,8 +106,8 @@ export async function fileReport(platform: REST, outbox: Outbox, logger: Logger,
 }
 
 async function finish(
-  platform: REST,
-  outbox: Outbox,
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
   logger: Logger,
   i: { id: string; token: string },
   row: ReportRow,

@@ -17,7 +17,10 @@ export interface ResolveReportInput {
  * reported message's author, 400), `dismissed` takes no case (400). 404 unknown report; 409 not open.
  * Emits `report.resolved`.
  */
-export async function resolveReport(outbox: Outbox, input: ResolveReportInput): Promise<z.infer<typeof Report>> {
+export async function resolveReport(
+  outbox: Outbox<'moderation'>,
+  input: ResolveReportInput,
+): Promise<z.infer<typeof Report>> {
   const { guild, id } = input;
   const report = await ReportModel.findOne({ _id: id, guild }).lean<ReportRow>();
   if (!report) throw notFound(`Unknown report ${id}`);

@@ -2,9 +2,8 @@ import {
   badRequest,
   isPlatformNotFound,
   type ModerationSettings,
+  type PlatformApi,
   platformProblem,
-  type REST,
-  Routes,
 } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import type { z } from 'zod';
@@ -17,11 +16,11 @@ export function toSettings(row: SettingsRow): Settings {
   return { guild: row._id, appealsChannel: row.appealsChannel, reportsChannel: row.reportsChannel };
 }
 
-async function checkQueueChannel(platform: REST, guild: string, field: string, channel: string | null) {
+async function checkQueueChannel(platform: PlatformApi, guild: string, field: string, channel: string | null) {
   if (channel === null) return;
   let found: APIChannel;
   try {
-    found = (await platform.get(Routes.channel(channel))) as APIChannel;
+    found = await platform.channels.get(channel);
   } catch (err) {
     if (isPlatformNotFound(err))
       throw badRequest(`Invalid body.${field}: unknown channel`, [
@@ -42,7 +41,7 @@ async function checkQueueChannel(platform: REST, guild: string, field: string, c
  * that each is a text channel of the guild (400 otherwise; 502 when the platform refuses the lookup).
  */
 export async function putSettings(
-  platform: REST,
+  platform: PlatformApi,
   guild: string,
   body: { appealsChannel: string | null; reportsChannel: string | null },
 ): Promise<Settings> {

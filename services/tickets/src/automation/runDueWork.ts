@@ -1,22 +1,25 @@
-import { HttpProblem, isPlatformNotFound, Routes, type ServiceContext } from '@guildhall/shared';
-import type { APIMessage } from 'discord-api-types/v10';
+import { HttpProblem, isPlatformNotFound } from '@guildhall/shared';
+import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import { Settings, type SettingsRow } from '../settings/model';
 import { type TicketRow, type TicketStatusValue, Tickets } from '../tickets/model';
 import { closeTicket } from '../tickets/transitionTicket';
 
-/** Reason recorded on tickets the service closes after `closeAfter` hours without a message from the opener. */
+/** Reason recorded on tickets the service closes after `closeAfter` hours without a human message. */
 export const INACTIVE_REASON = 'inactive';
 const UNCLOSED = { $in: ['open', 'claimed'] as TicketStatusValue[] };
+/** Tickets the automation may act on: not waiting for staff. */
+const NOT_WAITING = { $ne: true };
 
 /**
  * One pass of the ticket automation over every guild with `remindAfter` or `closeAfter` set: first closes (reason
- * `inactive`) unclosed tickets whose opener has been quiet for `closeAfter` hours, then posts the one reminder in
- * those quiet for `remindAfter` hours. `hourMs` is the length of an hour (TICKETS_HOUR_MS). Each ticket is claimed
+ * `inactive`) unclosed tickets without a human message (opener or staff; bots do not count) for `closeAfter` hours,
+ * then posts the one reminder in those quiet for `remindAfter` hours. A ticket whose last human message is the
+ * opener's waits for staff: it is neither reminded nor closed. `hourMs` is the length of an hour (TICKETS_HOUR_MS). Each ticket is claimed
  * by a conditional update, so two replicas never act on it twice; work that came due while the service was down
  * is done on the first pass after start.
  */
-export async function runDueWork(ctx: ServiceContext, hourMs: number): Promise<void> {
+export async function runDueWork(ctx: TicketsContext, hourMs: number): Promise<void> {
   const guilds = Settings.find({ $or: [{ remindAfter: { $gt: 0 } }, { closeAfter: { $gt: 0 } }] })
     .lean<SettingsRow[]>()
     .cursor();
@@ -27,13 +30,23 @@ export async function runDueWork(ctx: ServiceContext, hourMs: number): Promise<v
   }
 }
 
-async function closeInactive(ctx: ServiceContext, settings: SettingsRow, cutoff: Date): Promise<void> {
-  const due = await Tickets.find({ guild: settings._id, status: UNCLOSED, activityAt: { $lte: cutoff } })
+async function closeInactive(ctx: TicketsContext, settings: SettingsRow, cutoff: Date): Promise<void> {
+  const due = await Tickets.find({
+    guild: settings._id,
+    status: UNCLOSED,
+    openerSpokeLast: NOT_WAITING,
+    activityAt: { $lte: cutoff },
+  })
     .select({ _id: 1 })
     .lean<Array<Pick<TicketRow, '_id'>>>();
   for (const { _id } of due) {
     try {
-      await closeTicket(ctx, { _id, activityAt: { $lte: cutoff } }, null, INACTIVE_REASON);
+      await closeTicket(
+        ctx,
+        { _id, openerSpokeLast: NOT_WAITING, activityAt: { $lte: cutoff } },
+        null,
+        INACTIVE_REASON,
+      );
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 409) continue;
       ctx.logger.warn({ err, ticket: _id }, 'could not close an inactive ticket; retrying on the next pass');
@@ -41,11 +54,17 @@ async function closeInactive(ctx: ServiceContext, settings: SettingsRow, cutoff:
   }
 }
 
-async function remindQuiet(ctx: ServiceContext, settings: SettingsRow, cutoff: Date): Promise<void> {
+async function remindQuiet(ctx: TicketsContext, settings: SettingsRow, cutoff: Date): Promise<void> {
   for (;;) {
     const remindedAt = new Date();
     const ticket = await Tickets.findOneAndUpdate(
-      { guild: settings._id, status: UNCLOSED, remindedAt: null, activityAt: { $lte: cutoff } },
+      {
+        guild: settings._id,
+        status: UNCLOSED,
+        remindedAt: null,
+        openerSpokeLast: NOT_WAITING,
+        activityAt: { $lte: cutoff },
+      },
       { $set: { remindedAt } },
       { returnDocument: 'after' },
     ).lean<TicketRow>();
@@ -55,13 +74,11 @@ async function remindQuiet(ctx: ServiceContext, settings: SettingsRow, cutoff: D
         ? ` It will close after ${settings.closeAfter - settings.remindAfter} more hour(s) without a reply.`
         : '';
     try {
-      const message = (await ctx.platform.post(Routes.channelMessages(ticket.thread), {
-        body: {
-          content: `<@${ticket.opener}> are you still there? Please reply if you still need help.${closing}`,
-          allowed_mentions: { users: [ticket.opener] },
-        },
-      })) as APIMessage;
-      await captureMessage(message, ticket);
+      const message = await ctx.platform.channels.createMessage(ticket.thread, {
+        content: `<@${ticket.opener}> are you still there? Please reply if you still need help.${closing}`,
+        allowed_mentions: { users: [ticket.opener] },
+      });
+      await captureMessage(ctx.platform, message, ticket);
     } catch (err) {
       if (isPlatformNotFound(err)) continue;
       await Tickets.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });

@@ -1,10 +1,11 @@
-import { HttpProblem, isDuplicateKey, platformFailure, type ServiceContext } from '@guildhall/shared';
+import { HttpProblem, isDuplicateKey, platformFailure } from '@guildhall/shared';
 import {
   type APIGuildInteraction,
   type APIInteraction,
   InteractionType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
+import type { TicketsContext } from '../config';
 import { displayName } from '../platform/users';
 import type { Actor } from '../settings/actor';
 import { TicketTypes, type TypeRow } from '../settings/model';
@@ -27,7 +28,7 @@ const STAFF_PERMISSIONS =
  * redeliveries of one already handled, are ignored. A platform refusal of the answer itself is logged (the
  * interaction token would not get better); other failures (database) throw, so the dispatch is redelivered.
  */
-export async function handleInteraction(ctx: ServiceContext, interaction: APIInteraction): Promise<void> {
+export async function handleInteraction(ctx: TicketsContext, interaction: APIInteraction): Promise<void> {
   if (!interaction.guild_id || !('member' in interaction) || !interaction.member) return;
   if (interaction.type !== InteractionType.MessageComponent && interaction.type !== InteractionType.ModalSubmit) return;
   const parsed = parseCustomId(interaction.data.custom_id);
@@ -58,7 +59,7 @@ function actorOf(interaction: APIGuildInteraction): Actor {
 }
 
 /** The panel button: refuse early (ephemeral), show the questions, or open right away when there are none. */
-async function onOpenButton(ctx: ServiceContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+async function onOpenButton(ctx: TicketsContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
   const opener = actorOf(interaction);
   let type: TypeRow;
   try {
@@ -72,7 +73,7 @@ async function onOpenButton(ctx: ServiceContext, interaction: APIGuildInteractio
 }
 
 /** The submitted questions modal: open the ticket with the answers. */
-async function onForm(ctx: ServiceContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+async function onForm(ctx: TicketsContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
   if (interaction.type !== InteractionType.ModalSubmit) return;
   const type = await TicketTypes.findOne({ _id: typeId, guild: interaction.guild_id }).lean<TypeRow>();
   const answers = modalAnswers(interaction.data, type?.questions.length ?? 0);
@@ -80,7 +81,7 @@ async function onForm(ctx: ServiceContext, interaction: APIGuildInteraction, typ
 }
 
 async function openAndReport(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   interaction: APIGuildInteraction,
   typeId: string,
   opener: Actor,
@@ -98,7 +99,7 @@ async function openAndReport(
 
 /** Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message. */
 async function onTicketButton(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   interaction: APIGuildInteraction,
   action: 'claim' | 'close',
 ): Promise<void> {

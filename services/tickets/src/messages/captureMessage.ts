@@ -1,3 +1,4 @@
+import { avatarUrl, type PlatformApi } from '@guildhall/shared';
 import type {
   APIMessage,
   GatewayMessageCreateDispatchData,
@@ -5,16 +6,19 @@ import type {
   GatewayMessageDeleteDispatchData,
   GatewayMessageUpdateDispatchData,
 } from 'discord-api-types/v10';
-import { avatarUrl, displayName } from '../platform/users';
+import { displayName } from '../platform/users';
 import { type TicketRow, Tickets } from '../tickets/model';
 import { TicketMessages } from './model';
 
 /**
  * Stores a message posted in a ticket's thread (from MESSAGE_CREATE, or the platform's answer when this service
- * posted it). Idempotent: a message already stored (or deleted) is left as it is. A message by the opener in an
- * unclosed ticket restarts the inactivity clock (`activityAt`) and re-arms the reminder.
+ * posted it). Idempotent: a message already stored (or deleted) is left as it is. A human (not bot) message in an
+ * unclosed ticket, by the opener or staff, restarts the inactivity clock (`activityAt`), re-arms the reminder and
+ * records whether the opener spoke last (then the ticket waits for staff and is never reminded or auto-closed).
+ * Only a message newer than the clock moves it, so redelivered or out-of-order dispatches keep the latest speaker.
  */
 export async function captureMessage(
+  platform: PlatformApi,
   message: Pick<APIMessage, 'id' | 'channel_id' | 'author' | 'content' | 'attachments' | 'timestamp'> & {
     member?: GatewayMessageCreateDispatchData['member'];
   },
@@ -31,7 +35,7 @@ export async function captureMessage(
         thread: ticket.thread,
         author: message.author.id,
         authorName: displayName(message.author, message.member),
-        avatar: avatarUrl(message.author),
+        avatar: avatarUrl(platform, message.author),
         bot: message.author.bot === true,
         content: message.content ?? '',
         attachments: (message.attachments ?? []).map((a) => a.url),
@@ -42,10 +46,10 @@ export async function captureMessage(
     },
     { upsert: true },
   );
-  if (message.author.id === ticket.opener) {
+  if (message.author.bot !== true) {
     await Tickets.updateOne(
       { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
-      { $set: { activityAt: at, remindedAt: null } },
+      { $set: { activityAt: at, remindedAt: null, openerSpokeLast: message.author.id === ticket.opener } },
     );
   }
 }

@@ -1,12 +1,10 @@
 import {
   isPlatformNotFound,
   platformProblem,
-  Routes,
-  type ServiceContext,
   settingsChanges,
   type TicketSettingsUpdatedEvent,
 } from '@guildhall/shared';
-import type { APIMessage } from 'discord-api-types/v10';
+import type { TicketsContext } from '../config';
 import { checkPanelChannel } from '../platform/structure';
 import type { Actor } from '../settings/actor';
 import { loadSettings, loadTypes, saveSettings } from '../settings/loadSettings';
@@ -20,7 +18,7 @@ import { renderPanel } from './renderPanel';
  * they changed. Throws 400 when `channel` is not a text channel of the guild, 502 when the platform refuses.
  */
 export async function postPanel(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   channel: string,
   actor: Actor,
@@ -33,9 +31,9 @@ export async function postPanel(
     messageId = await editPanel(ctx, channel, settings.panelMessage, body);
   }
   if (!messageId) {
-    const posted = (await ctx.platform.post(Routes.channelMessages(channel), { body }).catch((err) => {
+    const posted = await ctx.platform.channels.createMessage(channel, body).catch((err) => {
       throw platformProblem(err, 'post the ticket panel');
-    })) as APIMessage;
+    });
     messageId = posted.id;
     if (settings.panelMessage && settings.panelChannel && settings.panelChannel !== channel) {
       await removeOldPanel(ctx, settings.panelChannel, settings.panelMessage);
@@ -54,7 +52,7 @@ export async function postPanel(
  * Re-renders a posted panel after its types changed (so its buttons match). A panel that is gone or a refusal is
  * logged, not thrown: the change itself is stored, and the next `POST .../tickets/panel` posts a fresh panel.
  */
-export async function refreshPanel(ctx: ServiceContext, guild: string): Promise<void> {
+export async function refreshPanel(ctx: TicketsContext, guild: string): Promise<void> {
   const settings = await loadSettings(guild);
   if (!settings.panelChannel || !settings.panelMessage) return;
   const body = renderPanel(settings, await loadTypes(guild));
@@ -68,15 +66,17 @@ export async function refreshPanel(ctx: ServiceContext, guild: string): Promise<
 
 /** Edits the panel message; null when it no longer exists on the platform; 502 on another refusal. */
 async function editPanel(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   channel: string,
   message: string,
   body: ReturnType<typeof renderPanel>,
 ): Promise<string | null> {
   try {
-    const edited = (await ctx.platform.patch(Routes.channelMessage(channel, message), {
-      body: { content: body.content, components: body.components, allowed_mentions: body.allowed_mentions },
-    })) as APIMessage;
+    const edited = await ctx.platform.channels.editMessage(channel, message, {
+      content: body.content,
+      components: body.components,
+      allowed_mentions: body.allowed_mentions,
+    });
     return edited.id;
   } catch (err) {
     if (isPlatformNotFound(err)) return null;
@@ -85,8 +85,8 @@ async function editPanel(
 }
 
 /** Deletes the previous panel after a move; a message already gone is fine, another refusal is logged. */
-async function removeOldPanel(ctx: ServiceContext, channel: string, message: string): Promise<void> {
-  await ctx.platform.delete(Routes.channelMessage(channel, message)).catch((err) => {
+async function removeOldPanel(ctx: TicketsContext, channel: string, message: string): Promise<void> {
+  await ctx.platform.channels.deleteMessage(channel, message).catch((err) => {
     if (!isPlatformNotFound(err)) ctx.logger.warn({ err, channel, message }, 'could not delete the old ticket panel');
   });
 }

@@ -1,10 +1,11 @@
-import { badRequest, RPC, type ServiceContext, type StructureReply } from '@guildhall/shared';
+import { badRequest, RPC, type StructureReply } from '@guildhall/shared';
+import type { TicketsContext } from '../config';
 
 /**
  * The guild's roles and channels, asked from the community service (`RPC.structure`). Throws a 503 problem
  * when community does not answer within PEER_TIMEOUT_MS.
  */
-export function fetchStructure(ctx: ServiceContext, guild: string): Promise<StructureReply> {
+export function fetchStructure(ctx: TicketsContext, guild: string): Promise<StructureReply> {
   return ctx.bus.request<StructureReply>(RPC.structure, { guild }, ctx.config.PEER_TIMEOUT_MS);
 }
 
@@ -12,7 +13,7 @@ export function fetchStructure(ctx: ServiceContext, guild: string): Promise<Stru
  * Checks that every id of `roles` is a role of the guild a ticket's staff can hold: not @everyone (id = guild id)
  * and not managed by an integration. Throws 400 naming each bad entry (`body.staffRoles.<i>`).
  */
-export async function checkStaffRoles(ctx: ServiceContext, guild: string, roles: string[]): Promise<void> {
+export async function checkStaffRoles(ctx: TicketsContext, guild: string, roles: string[]): Promise<void> {
   if (roles.length === 0) return;
   const structure = await fetchStructure(ctx, guild);
   const known = new Map(structure.roles.map((r) => [r.id, r]));
@@ -28,7 +29,7 @@ export async function checkStaffRoles(ctx: ServiceContext, guild: string, roles:
 }
 
 /** Throws 400 (`body.channel`) unless `channel` is a text channel of the guild (where private threads can live). */
-export async function checkPanelChannel(ctx: ServiceContext, guild: string, channel: string): Promise<void> {
+export async function checkPanelChannel(ctx: TicketsContext, guild: string, channel: string): Promise<void> {
   const structure = await fetchStructure(ctx, guild);
   const found = structure.channels.find((c) => c.id === channel);
   const message = !found

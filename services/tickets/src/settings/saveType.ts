@@ -2,12 +2,12 @@ import {
   conflict,
   MAX_TICKET_TYPES,
   notFound,
-  type ServiceContext,
   type TicketSettingsUpdatedEvent,
   type TicketTypeInput,
 } from '@guildhall/shared';
 import { Types } from 'mongoose';
 import type { z } from 'zod';
+import type { TicketsContext } from '../config';
 import { refreshPanel } from '../panel/postPanel';
 import { checkStaffRoles } from '../platform/structure';
 import type { Actor } from './actor';
@@ -20,7 +20,7 @@ type Input = z.infer<typeof TicketTypeInput>;
  * Creates a ticket type after the guild's others. Staff roles are checked against the guild's roles (400), at most
  * `MAX_TICKET_TYPES` types (409). Refreshes a posted panel and publishes `settings.updated` (`types.<id>`).
  */
-export async function createType(ctx: ServiceContext, guild: string, input: Input, actor: Actor): Promise<TypeRow> {
+export async function createType(ctx: TicketsContext, guild: string, input: Input, actor: Actor): Promise<TypeRow> {
   await checkStaffRoles(ctx, guild, input.staffRoles);
   const count = await TicketTypes.countDocuments({ guild });
   if (count >= MAX_TICKET_TYPES) {
@@ -40,7 +40,7 @@ export async function createType(ctx: ServiceContext, guild: string, input: Inpu
 
 /** Replaces every field of type `id` (same checks as creation; 404 when unknown). */
 export async function updateType(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   id: string,
   input: Input,
@@ -55,14 +55,14 @@ export async function updateType(
 }
 
 /** Deletes type `id` (404 when unknown); its tickets stay. */
-export async function deleteType(ctx: ServiceContext, guild: string, id: string, actor: Actor): Promise<void> {
+export async function deleteType(ctx: TicketsContext, guild: string, id: string, actor: Actor): Promise<void> {
   const before = await TicketTypes.findOneAndDelete({ _id: id, guild }).lean<TypeRow>();
   if (!before) throw notFound(`Ticket type ${id} does not exist in this guild`);
   await typeChanged(ctx, guild, id, before, null, actor);
 }
 
 async function typeChanged(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   id: string,
   before: TypeRow | null,

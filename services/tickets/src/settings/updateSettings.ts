@@ -1,11 +1,15 @@
 import {
-  type ServiceContext,
+  badRequest,
+  MAX_STAFF_ROLES,
   settingsChanges,
+  TEXT_LIMITS,
   type TicketSettingsPatch,
   type TicketSettingsUpdatedEvent,
 } from '@guildhall/shared';
 import type { z } from 'zod';
+import type { TicketsContext } from '../config';
 import { refreshPanel } from '../panel/postPanel';
+import { longestWelcomeLength } from '../tickets/welcomeMessage';
 import type { Actor } from './actor';
 import { loadSettings, saveSettings } from './loadSettings';
 import type { SettingsRow } from './model';
@@ -15,14 +19,24 @@ type Patch = z.infer<typeof TicketSettingsPatch>;
 /**
  * Applies `patch` to the guild's ticket settings and publishes `settings.updated` listing the fields whose value
  * changed (nothing is published when none did). A changed `panelText` is applied to a posted panel. Returns the
- * settings after the change.
+ * settings after the change. 400 (changing nothing) when `welcomeText` could expand past the platform's message
+ * content limit (see `longestWelcomeLength`).
  */
 export async function updateSettings(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   patch: Patch,
   actor: Actor,
 ): Promise<SettingsRow> {
+  if (patch.welcomeText !== undefined) {
+    const longest = longestWelcomeLength(patch.welcomeText);
+    if (longest > TEXT_LIMITS.content) {
+      const message =
+        `can become ${longest} characters with the longest {user}, {type}, {number} and ${MAX_STAFF_ROLES} staff ` +
+        `role mentions; a message holds at most ${TEXT_LIMITS.content}`;
+      throw badRequest(`welcomeText ${message}`, [{ field: 'body.welcomeText', message }]);
+    }
+  }
   const before = await loadSettings(guild);
   const after = await saveSettings(guild, patch);
   const changes = settingsChanges(before, after, Object.keys(patch) as Array<keyof Patch>);

@@ -2,12 +2,37 @@ import { notFound } from '@guildhall/shared';
 import { type MessageRow, TicketMessages } from '../messages/model';
 import { type TicketRow, Tickets, ticketId } from './model';
 
-/** Ticket `number` of `guild` and its captured messages (not deleted ones), oldest first. 404 when unknown. */
-export async function getTicket(guild: string, number: number): Promise<{ ticket: TicketRow; messages: MessageRow[] }> {
+/** Which messages of a ticket to read: older than message `before` (exclusive), the newest `limit` of them. */
+export interface MessagePage {
+  before?: string;
+  limit?: number;
+}
+
+/**
+ * Ticket `number` of `guild` and its captured messages (not deleted ones), oldest first: all of them, or with `page`
+ * the newest `limit` older than `before`; `more` tells whether older messages remain. 404 when unknown (or when
+ * `before` is not a message of this ticket).
+ */
+export async function getTicket(
+  guild: string,
+  number: number,
+  page: MessagePage = {},
+): Promise<{ ticket: TicketRow; messages: MessageRow[]; more: boolean }> {
   const ticket = await Tickets.findById(ticketId(guild, number)).lean<TicketRow>();
   if (!ticket) throw notFound(`Ticket ${number} does not exist in this guild`);
-  const messages = await TicketMessages.find({ thread: ticket.thread, deletedAt: null })
-    .sort({ at: 1, _id: 1 })
+  const filter: Record<string, unknown> = { thread: ticket.thread, deletedAt: null };
+  if (page.before) {
+    const cursor = await TicketMessages.findOne({ _id: page.before, thread: ticket.thread }).lean<MessageRow>();
+    if (!cursor) throw notFound(`Message ${page.before} is not a message of ticket ${number}`);
+    filter.$or = [{ at: { $lt: cursor.at } }, { at: cursor.at, _id: { $lt: cursor._id } }];
+  }
+  if (page.limit === undefined) {
+    const messages = await TicketMessages.find(filter).sort({ at: 1, _id: 1 }).lean<MessageRow[]>();
+    return { ticket, messages, more: false };
+  }
+  const newest = await TicketMessages.find(filter)
+    .sort({ at: -1, _id: -1 })
+    .limit(page.limit + 1)
     .lean<MessageRow[]>();
-  return { ticket, messages };
+  return { ticket, messages: newest.slice(0, page.limit).reverse(), more: newest.length > page.limit };
 }

@@ -1,3 +1,4 @@
+import { defineCounter } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type TicketStatusValue = 'open' | 'claimed' | 'closed';
@@ -20,9 +21,14 @@ export interface TicketRow {
   closeReason: string | null;
   createdAt: Date;
   closedAt: Date | null;
-  /** Last message of the opener in the thread, or the opening time: the clock of the reminder and auto-close. */
+  /**
+   * Last human (not bot) message in the thread, by the opener or staff, or the opening/reopening time: the clock of
+   * the reminder and auto-close.
+   */
   activityAt: Date;
-  /** When the one reminder of the current quiet period was posted (reset by the opener's next message). */
+  /** True when that last human message is the opener's: the ticket waits for staff, so it is never reminded or closed. */
+  openerSpokeLast: boolean;
+  /** When the one reminder of the current quiet period was posted (reset by the next human message). */
   remindedAt: Date | null;
   /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
   holdsLock: boolean;
@@ -46,6 +52,7 @@ const ticketSchema = new Schema<TicketRow>(
     createdAt: { type: Date, required: true },
     closedAt: { type: Date, default: null },
     activityAt: { type: Date, required: true },
+    openerSpokeLast: { type: Boolean, default: false },
     remindedAt: { type: Date, default: null },
     holdsLock: { type: Boolean, default: false },
   },
@@ -54,16 +61,6 @@ const ticketSchema = new Schema<TicketRow>(
 ticketSchema.index({ thread: 1 }, { unique: true });
 ticketSchema.index({ guild: 1, number: 1 }, { unique: true });
 ticketSchema.index({ guild: 1, status: 1, activityAt: 1 });
-
-/** Per-guild ticket number counter (`_id` = guild id), advanced atomically with `$inc`. */
-interface CounterRow {
-  _id: string;
-  seq: number;
-}
-const counterSchema = new Schema<CounterRow>(
-  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
-  { versionKey: false, collection: 'counters' },
-);
 
 /**
  * The one-open slot of a `oneOpen` type: `_id` = `<guild>:<type>:<opener>`, held by ticket `number`. The unique
@@ -92,9 +89,6 @@ interactionSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
 export const Tickets =
   (mongoose.models.Ticket as mongoose.Model<TicketRow> | undefined) ??
   mongoose.model<TicketRow>('Ticket', ticketSchema);
-export const Counters =
-  (mongoose.models.TicketCounter as mongoose.Model<CounterRow> | undefined) ??
-  mongoose.model<CounterRow>('TicketCounter', counterSchema);
 export const OpenLocks =
   (mongoose.models.TicketOpenLock as mongoose.Model<OpenLockRow> | undefined) ??
   mongoose.model<OpenLockRow>('TicketOpenLock', openLockSchema);
@@ -107,12 +101,5 @@ export const ticketId = (guild: string, number: number) => `${guild}:${number}`;
 /** The id of the one-open slot of `opener` for `type` in `guild`. */
 export const lockId = (guild: string, type: string, opener: string) => `${guild}:${type}:${opener}`;
 
-/** Next ticket number of `guild` (1, 2, ...), from an atomic upserted counter. */
-export async function nextTicketNumber(guild: string): Promise<number> {
-  const row = await Counters.findOneAndUpdate(
-    { _id: guild },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  ).lean<CounterRow>();
-  return (row as CounterRow).seq;
-}
+/** Next ticket number of `guild` (1, 2, ...), from the guild's atomic counter in collection `counters`. */
+export const nextTicketNumber = defineCounter('TicketCounter', 'counters');

@@ -1,14 +1,6 @@
-import {
-  badRequest,
-  conflict,
-  isDuplicateKey,
-  isPlatformNotFound,
-  notFound,
-  platformProblem,
-  Routes,
-  type ServiceContext,
-} from '@guildhall/shared';
-import { type APIMessage, type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
+import { badRequest, conflict, isDuplicateKey, isPlatformNotFound, notFound, platformProblem } from '@guildhall/shared';
+import { type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
+import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { loadSettings } from '../settings/loadSettings';
@@ -51,7 +43,7 @@ export async function checkCanOpen(guild: string, typeId: string, opener: string
  * A platform refusal undoes what was created and throws 502. Returns the stored ticket.
  */
 export async function openTicket(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   typeId: string,
   opener: Actor,
@@ -70,15 +62,17 @@ export async function openTicket(
   const release = () => (type.oneOpen ? OpenLocks.deleteOne({ _id: lock, number }) : Promise.resolve());
   let thread: APIThreadChannel;
   try {
-    thread = (await ctx.platform.post(Routes.threads(settings.panelChannel as string), {
-      body: {
+    thread = await ctx.platform.channels.createThread(
+      settings.panelChannel as string,
+      {
         name: `ticket-${String(number).padStart(4, '0')}`,
         type: ChannelType.PrivateThread,
         invitable: false,
         auto_archive_duration: ThreadAutoArchiveDuration.OneWeek,
       },
-      reason: `Ticket #${number} opened by ${opener.name} (${opener.id})`,
-    })) as APIThreadChannel;
+      undefined,
+      { reason: `Ticket #${number} opened by ${opener.name} (${opener.id})` },
+    );
   } catch (err) {
     await release();
     throw platformProblem(err, 'create the ticket thread');
@@ -101,22 +95,22 @@ export async function openTicket(
     createdAt: now,
     closedAt: null,
     activityAt: now,
+    openerSpokeLast: false,
     remindedAt: null,
     holdsLock: type.oneOpen,
   };
   await Tickets.create(row);
   try {
-    await ctx.platform.put(Routes.threadMembers(thread.id, opener.id));
-    const welcome = (await ctx.platform.post(Routes.channelMessages(thread.id), {
-      body: welcomeMessage(settings, type, opener.id, number, answers),
-    })) as APIMessage;
-    await captureMessage(welcome, row);
+    await ctx.platform.threads.addMember(thread.id, opener.id);
+    const welcome = await ctx.platform.channels.createMessage(
+      thread.id,
+      welcomeMessage(settings, type, opener.id, number, answers),
+    );
+    await captureMessage(ctx.platform, welcome, row);
     if (!settings.pingStaff && type.staffRoles.length) {
-      await ctx.platform.patch(Routes.channelMessage(thread.id, welcome.id), {
-        body: {
-          content: fillWelcome(settings.welcomeText, opener.id, type.name, number) + staffLine(type),
-          allowed_mentions: { users: [opener.id], roles: type.staffRoles },
-        },
+      await ctx.platform.channels.editMessage(thread.id, welcome.id, {
+        content: fillWelcome(settings.welcomeText, opener.id, type.name, number) + staffLine(type),
+        allowed_mentions: { users: [opener.id], roles: type.staffRoles },
       });
     }
   } catch (err) {
@@ -139,9 +133,9 @@ function checkAnswers(type: TypeRow, answers: string[]): void {
 }
 
 /** Removes a half-opened ticket: deletes its thread (already gone is fine), its row and its one-open slot. */
-async function undoOpen(ctx: ServiceContext, row: TicketRow, release: () => Promise<unknown>): Promise<void> {
-  await ctx.platform
-    .delete(Routes.channel(row.thread), { reason: `Ticket #${row.number} could not be set up` })
+async function undoOpen(ctx: TicketsContext, row: TicketRow, release: () => Promise<unknown>): Promise<void> {
+  await ctx.platform.channels
+    .delete(row.thread, { reason: `Ticket #${row.number} could not be set up` })
     .catch((err) => {
       if (!isPlatformNotFound(err))
         ctx.logger.error({ err, thread: row.thread }, 'could not delete a half-opened ticket thread');

@@ -1,18 +1,19 @@
 import {
   conflict,
+  cutCodePoints,
   type HttpProblem,
   isDuplicateKey,
   isPlatformNotFound,
   notFound,
   platformProblem,
-  Routes,
-  type ServiceContext,
+  TEXT_LIMITS,
 } from '@guildhall/shared';
-import type { APIMessage } from 'discord-api-types/v10';
 import type { QueryFilter } from 'mongoose';
+import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { TicketTypes, type TypeRow } from '../settings/model';
+import { publishTranscript } from '../transcripts/publishTranscript';
 import { lockId, OpenLocks, type TicketRow, type TicketStatusValue, Tickets, ticketId } from './model';
 import { toTicket } from './toTicket';
 
@@ -30,7 +31,7 @@ const FROM: Record<TicketAction, TicketStatusValue[]> = {
  * 404 when the ticket does not exist, 409 when its state does not allow the action.
  */
 export function transitionTicket(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   guild: string,
   number: number,
   action: TicketAction,
@@ -44,7 +45,7 @@ export function transitionTicket(
 }
 
 /** open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. */
-export async function claimTicket(ctx: ServiceContext, id: string, actor: Actor): Promise<TicketRow> {
+export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
   const after = await Tickets.findOneAndUpdate(
     { _id: id, status: { $in: FROM.claim } },
     { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
@@ -60,10 +61,11 @@ export async function claimTicket(ctx: ServiceContext, id: string, actor: Actor)
  * open|claimed -> closed (among tickets matching `filter`, e.g. an inactivity cutoff): records closedBy/closeReason/
  * closedAt, posts a notice, then locks and archives the thread. A thread already deleted on the platform is fine
  * (the transcript stays); another refusal puts the ticket back as it was and throws 502. Frees the one-open slot.
- * Publishes `ticket.closed`. `actor` null = closed by the service (inactivity).
+ * Publishes `ticket.closed`, then posts the transcript (`publishTranscript`, best effort). `actor` null = closed by
+ * the service (inactivity).
  */
 export async function closeTicket(
-  ctx: ServiceContext,
+  ctx: TicketsContext,
   filter: QueryFilter<TicketRow>,
   actor: Actor | null,
   reason: string | null,
@@ -86,10 +88,13 @@ export async function closeTicket(
   const notice = `🔒 Ticket closed by ${who}${reason ? `: ${reason}` : '.'}`;
   try {
     await notifyOrThrow(ctx, after, notice);
-    await ctx.platform.patch(Routes.channel(after.thread), {
-      body: { locked: true, archived: true },
-      reason: `Ticket #${after.number} closed${reason ? `: ${reason}` : ''}`.slice(0, 512),
-    });
+    await ctx.platform.channels.edit(
+      after.thread,
+      { locked: true, archived: true },
+      {
+        reason: cutCodePoints(`Ticket #${after.number} closed${reason ? `: ${reason}` : ''}`, TEXT_LIMITS.auditReason),
+      },
+    );
   } catch (err) {
     if (!isPlatformNotFound(err)) {
       await Tickets.updateOne(
@@ -110,6 +115,7 @@ export async function closeTicket(
   if (before.holdsLock)
     await OpenLocks.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
   await ctx.outbox.emit(after.guild, 'ticket.closed', toTicket(after));
+  await publishTranscript(ctx, after);
   return after;
 }
 
@@ -119,7 +125,7 @@ export async function closeTicket(
  * thread no longer exists on the platform, 502 on another refusal (the ticket stays closed). Publishes
  * `ticket.reopened`.
  */
-export async function reopenTicket(ctx: ServiceContext, id: string, actor: Actor): Promise<TicketRow> {
+export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
   const now = new Date();
   const reopened = {
     status: 'open' as const,
@@ -129,6 +135,7 @@ export async function reopenTicket(ctx: ServiceContext, id: string, actor: Actor
     closeReason: null,
     closedAt: null,
     activityAt: now,
+    openerSpokeLast: false,
     remindedAt: null,
   };
   const before = await Tickets.findOneAndUpdate(
@@ -154,10 +161,11 @@ export async function reopenTicket(ctx: ServiceContext, id: string, actor: Actor
     }
   }
   try {
-    await ctx.platform.patch(Routes.channel(before.thread), {
-      body: { archived: false, locked: false },
-      reason: `Ticket #${before.number} reopened by ${actor.name} (${actor.id})`,
-    });
+    await ctx.platform.channels.edit(
+      before.thread,
+      { archived: false, locked: false },
+      { reason: `Ticket #${before.number} reopened by ${actor.name} (${actor.id})` },
+    );
   } catch (err) {
     await undo(holdsLock);
     if (isPlatformNotFound(err))
@@ -179,15 +187,16 @@ async function refusal(id: string, action: TicketAction): Promise<HttpProblem> {
 }
 
 /** Posts `content` in the ticket's thread (no pings) and keeps it in the transcript; throws the platform's error. */
-async function notifyOrThrow(ctx: ServiceContext, ticket: TicketRow, content: string): Promise<void> {
-  const message = (await ctx.platform.post(Routes.channelMessages(ticket.thread), {
-    body: { content, allowed_mentions: { parse: [] } },
-  })) as APIMessage;
-  await captureMessage(message, ticket);
+async function notifyOrThrow(ctx: TicketsContext, ticket: TicketRow, content: string): Promise<void> {
+  const message = await ctx.platform.channels.createMessage(ticket.thread, {
+    content,
+    allowed_mentions: { parse: [] },
+  });
+  await captureMessage(ctx.platform, message, ticket);
 }
 
 /** Like `notifyOrThrow`, but a notice the platform refuses is logged: the state change already stands. */
-async function notify(ctx: ServiceContext, ticket: TicketRow, content: string): Promise<void> {
+async function notify(ctx: TicketsContext, ticket: TicketRow, content: string): Promise<void> {
   await notifyOrThrow(ctx, ticket, content).catch((err) =>
     ctx.logger.warn({ err, ticket: ticket._id }, 'could not post the ticket notice'),
   );

@@ -1,3 +1,4 @@
+import { codePointLength, cutCodePoints, MAX_STAFF_ROLES, TEXT_LIMITS } from '@guildhall/shared';
 import {
   type APIEmbed,
   ButtonStyle,
@@ -7,8 +8,19 @@ import {
 import type { SettingsRow, TypeRow } from '../settings/model';
 import { customIds } from './customIds';
 
-/** Embed field values hold at most 1024 characters on the platform. */
-const FIELD_VALUE_MAX = 1024;
+/** The longest values the welcome placeholders can take: a 20-digit user id, an 80-character type name, int32 number. */
+const LONGEST = { opener: '18446744073709551615', typeName: 'x'.repeat(80), number: 2147483647 };
+
+/**
+ * Length in characters (code points) of the welcome message content `text` could become: every placeholder
+ * expanded with its longest value and the longest staff line (`MAX_STAFF_ROLES` role mentions). The platform
+ * refuses message content above `TEXT_LIMITS.content` characters.
+ */
+export function longestWelcomeLength(text: string): number {
+  const staff = Array.from({ length: MAX_STAFF_ROLES }, () => LONGEST.opener);
+  const filled = fillWelcome(text, LONGEST.opener, LONGEST.typeName, LONGEST.number);
+  return codePointLength(filled + staffLine({ staffRoles: staff }));
+}
 
 /** The welcome text with `{user}` (mention of the opener), `{type}` and `{number}` filled in. */
 export function fillWelcome(text: string, opener: string, typeName: string, number: number): string {
@@ -19,7 +31,7 @@ export function fillWelcome(text: string, opener: string, typeName: string, numb
 }
 
 /** The line that mentions a type's staff roles (empty when it has none). */
-export function staffLine(type: TypeRow): string {
+export function staffLine(type: Pick<TypeRow, 'staffRoles'>): string {
   return type.staffRoles.length ? `\nStaff: ${type.staffRoles.map((r) => `<@&${r}>`).join(' ')}` : '';
 }
 
@@ -43,7 +55,7 @@ export function welcomeMessage(
           title: type.name,
           fields: type.questions.map((q, i) => ({
             name: q.label,
-            value: (answers[i] || '-').slice(0, FIELD_VALUE_MAX),
+            value: cutCodePoints(answers[i] || '-', TEXT_LIMITS.embedFieldValue),
           })),
         },
       ]

@@ -1,0 +1,21 @@
+export { DiscordError, type DiscordFieldErrors } from './errors';
+export { GATEWAY_PATH, type GatewayOptions, shardOf } from './gateway/server';
+export * from './limits';
+export * from './messages';
+export * from './recordedDay';
+export { BOT_PERMISSIONS, type SampleGuildIds, sampleGuild } from './seed';
+export { startFakePlatform } from './server';
+export { FAKE_BOT_USER_ID } from './state';
+export type {
+  FakeChannel,
+  FakeGuildState,
+  FakePlatform,
+  FakePlatformOptions,
+  InjectedError,
+  RecordedCall,
+  SeedGuild,
+  SeedMember,
+  SeedUser,
+  SeedUserRef,
+} from './types';
+export type { UserActions, UserCall } from './userActions';

@@ -1,0 +1,78 @@
+import { newSnowflake } from '@guildhall/shared';
+import { type APIMessage, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
+import { noContent, ok, type RequestContext, type RouteTable } from '../context';
+import { fullMessage } from '../seed';
+
+const MESSAGE_RESPONSES = new Set<number>([
+  InteractionResponseType.ChannelMessageWithSource,
+  InteractionResponseType.DeferredChannelMessageWithSource,
+  InteractionResponseType.UpdateMessage,
+]);
+
+/** A webhook/interaction message built from a body (content, embeds, components, flags), authored by the bot. */
+function webhookMessage(ctx: RequestContext, data: Record<string, unknown>, base?: APIMessage): APIMessage {
+  const message =
+    base ??
+    fullMessage(
+      { id: newSnowflake(), webhook_id: ctx.params.webhook_id ?? ctx.params.interaction_id },
+      '0',
+      ctx.state.botUser,
+    );
+  for (const field of ['content', 'embeds', 'components', 'flags', 'attachments', 'poll'] as const) {
+    if (data[field] !== undefined) (message as unknown as Record<string, unknown>)[field] = data[field];
+  }
+  if (base) message.edited_timestamp = new Date().toISOString();
+  return message;
+}
+
+/**
+ * Interaction callbacks (types 4/5/6/7/9...; recorded, 204, or 200 `{ interaction, resource }` with
+ * `with_response=true`) and the interaction webhook routes (`@original` get/edit/delete, follow-ups).
+ * Message-bearing callbacks keep the original message per interaction token.
+ */
+export const interactionRoutes: RouteTable = {
+  'POST /interactions/{interaction_id}/{interaction_token}/callback': (ctx) => {
+    const body = ctx.body as { type: number; data?: Record<string, unknown> };
+    let message: APIMessage | undefined;
+    if (MESSAGE_RESPONSES.has(body.type)) {
+      const deferred = body.type === InteractionResponseType.DeferredChannelMessageWithSource;
+      message = webhookMessage(
+        ctx,
+        deferred ? { content: '', flags: MessageFlags.Loading | Number(body.data?.flags ?? 0) } : (body.data ?? {}),
+      );
+      ctx.state.interactionOriginals.set(ctx.params.interaction_token, message);
+    }
+    if (ctx.query.with_response !== 'true') return noContent();
+    return ok({
+      interaction: {
+        id: ctx.params.interaction_id,
+        type: 2,
+        activity_instance_id: null,
+        response_message_id: message?.id ?? null,
+        response_message_loading: body.type === InteractionResponseType.DeferredChannelMessageWithSource,
+        response_message_ephemeral: (Number(message?.flags ?? 0) & MessageFlags.Ephemeral) !== 0,
+      },
+      resource: { type: body.type, ...(message ? { message } : {}) },
+    });
+  },
+
+  'GET /webhooks/{webhook_id}/{webhook_token}/messages/@original': (ctx) => {
+    const existing = ctx.state.interactionOriginals.get(ctx.params.webhook_token);
+    return ok(existing ?? webhookMessage(ctx, {}));
+  },
+
+  'PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original': (ctx) => {
+    const existing = ctx.state.interactionOriginals.get(ctx.params.webhook_token);
+    const message = webhookMessage(ctx, ctx.body, existing);
+    if (existing && typeof message.flags === 'number') message.flags &= ~MessageFlags.Loading;
+    ctx.state.interactionOriginals.set(ctx.params.webhook_token, message);
+    return ok(message);
+  },
+
+  'DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original': (ctx) => {
+    ctx.state.interactionOriginals.delete(ctx.params.webhook_token);
+    return noContent();
+  },
+
+  'POST /webhooks/{webhook_id}/{webhook_token}': (ctx) => ok(webhookMessage(ctx, ctx.body)),
+};

@@ -1,0 +1,210 @@
+import { newSnowflake } from '@guildhall/shared';
+import {
+  type APIAuditLogEntry,
+  type APIDMChannel,
+  type APIGuildMember,
+  type APIMessage,
+  type APIUser,
+  type AuditLogEvent,
+  ChannelType,
+  PermissionFlagsBits,
+  type RESTGetAPIGatewayBotResult,
+} from 'discord-api-types/v10';
+import { errors } from './errors';
+import type { DispatchData, DispatchName } from './gateway/dispatch';
+import type { FakeChannel, FakeGuildState, SeedUser } from './types';
+
+/** The fake bot's user id: the same for every fake platform of a process, so `sampleGuild()` can seed it. */
+export const FAKE_BOT_USER_ID = newSnowflake(new Date('2024-01-01T00:00:00Z'));
+
+/** Every permission bit Discord defines (what the owner and Administrator holders get). */
+export const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
+
+/** OAuth2 grant kept for an authorization code, access token or refresh token. */
+export interface OAuthGrant {
+  userId: string;
+  scope: string;
+  redirectUri?: string;
+}
+
+/** Builds a complete Discord user object from a partial one. */
+export function fullUser(ref: Partial<APIUser> & { id: string }): APIUser {
+  return {
+    username: `user${ref.id.slice(-4)}`,
+    discriminator: '0',
+    global_name: null,
+    avatar: null,
+    ...ref,
+  };
+}
+
+const THREAD_TYPES = new Set<ChannelType>([
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+  ChannelType.AnnouncementThread,
+]);
+
+/** Whether a channel is a thread (public, private or announcement thread). */
+export function isThread(channel: FakeChannel): boolean {
+  return THREAD_TYPES.has(channel.type);
+}
+
+/**
+ * Everything the fake platform knows: guilds, users, OAuth2 grants, and Discord's permission and hierarchy
+ * rules for the bot. Lookups throw the matching Discord `DiscordError` (unknown guild/channel/member/role...).
+ */
+export class PlatformState {
+  readonly botUser: APIUser = fullUser({ id: FAKE_BOT_USER_ID, username: 'Guildhall', bot: true });
+  readonly guilds = new Map<string, FakeGuildState>();
+  readonly users = new Map<string, APIUser>([[FAKE_BOT_USER_ID, this.botUser]]);
+  readonly oauthUsers = new Map<string, SeedUser>();
+  readonly codes = new Map<string, OAuthGrant>();
+  readonly accessTokens = new Map<string, OAuthGrant>();
+  readonly refreshTokens = new Map<string, OAuthGrant>();
+  /** The original response message of each interaction, by interaction token. */
+  readonly interactionOriginals = new Map<string, APIMessage>();
+  /** DM channels the bot opened, by channel id, and their messages (oldest first). */
+  readonly dmChannels = new Map<string, APIDMChannel>();
+  readonly dmMessages = new Map<string, APIMessage[]>();
+  /** Users who do not accept DMs from server members (a DM to them answers 50007). */
+  readonly closedDms = new Set<string>();
+  lastOAuthUserId?: string;
+  /** What GET /gateway/bot answers (set by the simulator gateway once it listens). */
+  gatewayBot?: () => RESTGetAPIGatewayBotResult;
+  /** Receivers of every dispatch the platform emits (the simulator gateway subscribes here). */
+  private readonly dispatchListeners = new Set<(guildId: string, t: DispatchName, d: unknown) => void>();
+
+  constructor(
+    readonly clientId: string,
+    readonly clientSecret: string,
+  ) {}
+
+  /** Forgets every guild, user and grant. */
+  clear(): void {
+    for (const map of [
+      this.guilds,
+      this.oauthUsers,
+      this.codes,
+      this.accessTokens,
+      this.refreshTokens,
+      this.interactionOriginals,
+      this.dmChannels,
+      this.dmMessages,
+    ])
+      map.clear();
+    this.closedDms.clear();
+    this.users.clear();
+    this.users.set(this.botUser.id, this.botUser);
+    this.lastOAuthUserId = undefined;
+  }
+
+  guild(id: string): FakeGuildState {
+    const guild = this.guilds.get(id);
+    if (!guild) throw errors.unknownGuild();
+    return guild;
+  }
+
+  /** A channel or thread by id, with its guild; 404 10003 when unknown. */
+  channel(id: string): { guild: FakeGuildState; channel: FakeChannel } {
+    for (const guild of this.guilds.values()) {
+      const channel = guild.channels.get(id);
+      if (channel) return { guild, channel };
+    }
+    throw errors.unknownChannel();
+  }
+
+  member(guild: FakeGuildState, userId: string): APIGuildMember {
+    const member = guild.members.get(userId);
+    if (!member) throw errors.unknownMember();
+    return member;
+  }
+
+  role(guild: FakeGuildState, roleId: string) {
+    const role = guild.roles.get(roleId);
+    if (!role) throw errors.unknownRole();
+    return role;
+  }
+
+  message(guild: FakeGuildState, channelId: string, messageId: string): APIMessage {
+    const message = guild.messages.get(channelId)?.find((m) => m.id === messageId);
+    if (!message) throw errors.unknownMessage();
+    return message;
+  }
+
+  /** Highest role position of a member (0 = only @everyone). */
+  highestPosition(guild: FakeGuildState, userId: string): number {
+    const member = guild.members.get(userId);
+    return Math.max(0, ...(member?.roles ?? []).map((id) => guild.roles.get(id)?.position ?? 0));
+  }
+
+  /** Guild-level permissions of a member (@everyone plus its roles; owner and Administrator get all). */
+  permissions(guild: FakeGuildState, userId: string): bigint {
+    if (userId === guild.owner_id) return ALL_PERMISSIONS;
+    const member = guild.members.get(userId);
+    let bits = BigInt(guild.roles.get(guild.id)?.permissions ?? '0');
+    for (const id of member?.roles ?? []) bits |= BigInt(guild.roles.get(id)?.permissions ?? '0');
+    return bits & PermissionFlagsBits.Administrator ? ALL_PERMISSIONS : bits;
+  }
+
+  /** 403 50013 unless the acting user (the bot, or a user acting through `actAsUser`) has `permission`. */
+  requirePermission(guild: FakeGuildState, actorId: string, permission: bigint): void {
+    if ((this.permissions(guild, actorId) & permission) !== permission) throw errors.missingPermissions();
+  }
+
+  /** 403 50013 when the target is the owner or its highest role is at or above the actor's highest role. */
+  requireAbove(guild: FakeGuildState, actorId: string, userId: string): void {
+    if (actorId === guild.owner_id) return;
+    if (userId === guild.owner_id) throw errors.missingPermissions();
+    if (this.highestPosition(guild, userId) >= this.highestPosition(guild, actorId)) throw errors.missingPermissions();
+  }
+
+  /** 403 50013 when a role is at or above the actor's highest role (the actor cannot manage it). */
+  requireRoleBelow(guild: FakeGuildState, actorId: string, roleId: string): void {
+    const position = this.role(guild, roleId).position;
+    if (actorId !== guild.owner_id && position >= this.highestPosition(guild, actorId))
+      throw errors.missingPermissions();
+  }
+
+  /**
+   * Appends an audit log entry made by `actorId` and emits its GUILD_AUDIT_LOG_ENTRY_CREATE, as Discord does.
+   * `reason` is left out when no `X-Audit-Log-Reason` was sent.
+   */
+  audit(
+    guild: FakeGuildState,
+    actorId: string,
+    entry: {
+      action_type: AuditLogEvent;
+      target_id: string | null;
+      reason?: string;
+      changes?: APIAuditLogEntry['changes'];
+      options?: APIAuditLogEntry['options'];
+    },
+  ): void {
+    const { reason, changes, options, ...rest } = entry;
+    const created: APIAuditLogEntry = {
+      id: newSnowflake(),
+      user_id: actorId,
+      ...rest,
+      ...(changes?.length ? { changes } : {}),
+      ...(options ? { options } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
+    guild.auditLog.push(created);
+    this.emit(guild.id, 'GUILD_AUDIT_LOG_ENTRY_CREATE', { ...created, guild_id: guild.id });
+  }
+
+  /**
+   * Emits the dispatch `t` of guild `guildId` to every listener (the simulator gateway's sessions). `d` is copied,
+   * so later changes of the live state never show in an emitted dispatch.
+   */
+  emit<E extends DispatchName>(guildId: string, t: E, d: DispatchData<E>): void {
+    const snapshot = structuredClone(d);
+    for (const listener of this.dispatchListeners) listener(guildId, t, snapshot);
+  }
+
+  /** Subscribes to every emitted dispatch; returns the unsubscribe function. */
+  onDispatch(listener: (guildId: string, t: DispatchName, d: unknown) => void): () => void {
+    this.dispatchListeners.add(listener);
+    return () => this.dispatchListeners.delete(listener);
+  }
+}

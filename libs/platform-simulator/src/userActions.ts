@@ -1,0 +1,102 @@
+import {
+  type APIChannel,
+  type APIMessage,
+  type APIRole,
+  type RESTPatchAPIChannelJSONBody,
+  type RESTPatchAPIGuildMemberJSONBody,
+  type RESTPostAPIChannelMessageJSONBody,
+  type RESTPostAPIGuildChannelJSONBody,
+  type RESTPostAPIGuildRoleJSONBody,
+  Routes,
+} from 'discord-api-types/v10';
+
+/** One call made as a user: method, path under `/api/v10` (e.g. `/channels/1`), JSON body and audit-log reason. */
+export interface UserCall {
+  method: string;
+  path: string;
+  body?: unknown;
+  reason?: string;
+}
+
+/**
+ * What a member (not the bot) does through the platform (`fake.actAsUser(userId)`): the same routes, permission
+ * and hierarchy checks as REST calls, with that user as message author and audit-log `user_id`, emitting the same
+ * dispatches and audit entries. Each resolves the reply body Discord would send, or rejects with the
+ * `DiscordError` it would answer (e.g. 50013 when the user lacks the permission).
+ */
+export interface UserActions {
+  /** Any modelled route, e.g. `request('DELETE', '/channels/1', undefined, 'nuke')`. */
+  request(method: string, path: string, body?: unknown, reason?: string): Promise<unknown>;
+  /** Posts a message (MESSAGE_CREATE with the user as author and their `member`). */
+  sendMessage(channelId: string, message: string | RESTPostAPIChannelMessageJSONBody): Promise<APIMessage>;
+  editMessage(channelId: string, messageId: string, content: string): Promise<APIMessage>;
+  /** MESSAGE_DELETE; audit 72 only when the message is someone else's. */
+  deleteMessage(channelId: string, messageId: string, reason?: string): Promise<void>;
+  createChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody, reason?: string): Promise<APIChannel>;
+  editChannel(channelId: string, body: RESTPatchAPIChannelJSONBody, reason?: string): Promise<APIChannel>;
+  deleteChannel(channelId: string, reason?: string): Promise<APIChannel>;
+  ban(guildId: string, userId: string, options?: { reason?: string; deleteMessageSeconds?: number }): Promise<void>;
+  unban(guildId: string, userId: string, reason?: string): Promise<void>;
+  kick(guildId: string, userId: string, reason?: string): Promise<void>;
+  editMember(guildId: string, userId: string, body: RESTPatchAPIGuildMemberJSONBody, reason?: string): Promise<unknown>;
+  createRole(guildId: string, body: RESTPostAPIGuildRoleJSONBody, reason?: string): Promise<APIRole>;
+  deleteRole(guildId: string, roleId: string, reason?: string): Promise<void>;
+  deleteEmoji(guildId: string, emojiId: string, reason?: string): Promise<void>;
+  /** MESSAGE_REACTION_ADD; `emoji` is a unicode emoji or `name:id`. */
+  react(channelId: string, messageId: string, emoji: string): Promise<void>;
+  /** MESSAGE_REACTION_REMOVE of the user's own reaction. */
+  unreact(channelId: string, messageId: string, emoji: string): Promise<void>;
+  /** The user leaves the guild: GUILD_MEMBER_REMOVE without an audit entry. */
+  leaveGuild(guildId: string): Promise<void>;
+}
+
+/** The `UserActions` of one user over `perform` (which runs a call as that user). */
+export function userActions(perform: (call: UserCall) => Promise<unknown>): UserActions {
+  const request = (method: string, path: string, body?: unknown, reason?: string) =>
+    perform({ method, path, body, reason });
+  const none = async (promise: Promise<unknown>) => {
+    await promise;
+  };
+  return {
+    request,
+    sendMessage: async (channelId, message) =>
+      (await request(
+        'POST',
+        Routes.channelMessages(channelId),
+        typeof message === 'string' ? { content: message } : message,
+      )) as APIMessage,
+    editMessage: async (channelId, messageId, content) =>
+      (await request('PATCH', Routes.channelMessage(channelId, messageId), { content })) as APIMessage,
+    deleteMessage: (channelId, messageId, reason) =>
+      none(request('DELETE', Routes.channelMessage(channelId, messageId), undefined, reason)),
+    createChannel: async (guildId, body, reason) =>
+      (await request('POST', Routes.guildChannels(guildId), body, reason)) as APIChannel,
+    editChannel: async (channelId, body, reason) =>
+      (await request('PATCH', Routes.channel(channelId), body, reason)) as APIChannel,
+    deleteChannel: async (channelId, reason) =>
+      (await request('DELETE', Routes.channel(channelId), undefined, reason)) as APIChannel,
+    ban: (guildId, userId, options = {}) =>
+      none(
+        request(
+          'PUT',
+          Routes.guildBan(guildId, userId),
+          options.deleteMessageSeconds !== undefined ? { delete_message_seconds: options.deleteMessageSeconds } : {},
+          options.reason,
+        ),
+      ),
+    unban: (guildId, userId, reason) => none(request('DELETE', Routes.guildBan(guildId, userId), undefined, reason)),
+    kick: (guildId, userId, reason) => none(request('DELETE', Routes.guildMember(guildId, userId), undefined, reason)),
+    editMember: (guildId, userId, body, reason) => request('PATCH', Routes.guildMember(guildId, userId), body, reason),
+    createRole: async (guildId, body, reason) =>
+      (await request('POST', Routes.guildRoles(guildId), body, reason)) as APIRole,
+    deleteRole: (guildId, roleId, reason) =>
+      none(request('DELETE', Routes.guildRole(guildId, roleId), undefined, reason)),
+    deleteEmoji: (guildId, emojiId, reason) =>
+      none(request('DELETE', Routes.guildEmoji(guildId, emojiId), undefined, reason)),
+    react: (channelId, messageId, emoji) =>
+      none(request('PUT', Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)))),
+    unreact: (channelId, messageId, emoji) =>
+      none(request('DELETE', Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)))),
+    leaveGuild: (guildId) => none(request('DELETE', Routes.userGuild(guildId))),
+  };
+}

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseRecordedLine } from '@guildhall/bridge';
+import {
+  type FakePlatform,
+  FIXTURE_IDS,
+  fixtureSeedGuild,
+  guildDay,
+  guildDayNdjson,
+  startFakePlatform,
+  TICKET_TYPE_ID,
+} from '@guildhall/platform-simulator';
+import { createPlatformApi } from '@guildhall/shared';
+import {
+  AuditLogEvent,
+  ChannelType,
+  type GatewayDispatchEvents,
+  type GatewayDispatchPayload,
+  InteractionType,
+} from 'discord-api-types/v10';
+
+const file = join(__dirname, '..', '..', '..', 'fixtures', 'guild-day.ndjson');
+const recorded = readFileSync(file, 'utf8');
+const payloads = recorded
+  .trimEnd()
+  .split('\n')
+  .map((l) => JSON.parse(l) as GatewayDispatchPayload);
+const of = <T extends `${GatewayDispatchEvents}`>(t: T) =>
+  payloads.filter((p): p is Extract<GatewayDispatchPayload, { t: T }> => p.t === t);
+
+describe('recorded guild day fixture', () => {
+  it('is exactly what the generator produces (regenerate with fixture/cli.js when the generator changes)', () => {
+    expect(guildDayNdjson()).toBe(recorded);
+    expect(Buffer.byteLength(recorded)).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it('is a valid gateway session: dispatch payloads with sequence numbers rising by one from 2', () => {
+    const lines = recorded.trimEnd().split('\n');
+    lines.forEach((line, i) => {
+      const parsed = parseRecordedLine(line);
+      expect(parsed.ok).toBe(true);
+      expect(Object.keys(JSON.parse(line))).toEqual(['t', 's', 'op', 'd']);
+      expect(payloads[i].s).toBe(i + 2);
+    });
+    expect(payloads[0].t).toBe('GUILD_CREATE');
+  });
+
+  it('opens with the guild: roles, categories, a forum with tags, members, and the day-old forum post', () => {
+    const [create] = of('GUILD_CREATE');
+    const g = create.d;
+    expect(g.id).toBe(FIXTURE_IDS.guild);
+    expect(g.owner_id).toBe(FIXTURE_IDS.owner);
+    expect(g.roles.map((r) => r.id)).toEqual(expect.arrayContaining(Object.values(FIXTURE_IDS.roles)));
+    expect(g.channels.filter((c) => c.type === ChannelType.GuildCategory)).toHaveLength(4);
+    const forum = g.channels.find((c) => c.id === FIXTURE_IDS.channels.suggestions);
+    expect(forum?.type).toBe(ChannelType.GuildForum);
+    expect(forum && 'available_tags' in forum ? forum.available_tags.map((t) => t.name) : []).toEqual([
+      'Idea',
+      'Bug',
+      'Planned',
+      'Done',
+    ]);
+    expect(g.large).toBe(true);
+    expect(g.members.map((m) => m.user.id)).toEqual([FIXTURE_IDS.bot]);
+    const [chunk] = of('GUILD_MEMBERS_CHUNK');
+    expect(chunk.s).toBe(3);
+    expect(chunk.d).toMatchObject({ guild_id: g.id, chunk_index: 0, chunk_count: 1, nonce: 'guild-day' });
+    expect(chunk.d.members).toHaveLength(g.member_count);
+    expect(chunk.d.members.map((m) => m.user.id)).toEqual(
+      expect.arrayContaining([FIXTURE_IDS.owner, FIXTURE_IDS.admin, FIXTURE_IDS.moderator, FIXTURE_IDS.bot]),
+    );
+    expect(g.threads.map((t) => t.id)).toEqual([FIXTURE_IDS.olderPost]);
+  });
+
+  it('opens with the guild as it is at the start: every change of the day comes after GUILD_CREATE', () => {
+    const g = of('GUILD_CREATE')[0].d;
+    const day = guildDay();
+    expect(g.roles.map((r) => r.id)).not.toContain(day.facts.eventTeamRole);
+    expect(g.roles.map((r) => r.id)).toContain(day.facts.deletedRole);
+    expect(g.channels.map((c) => c.id)).not.toContain(day.facts.createdChannel);
+    expect(g.channels.map((c) => c.id)).toContain(day.facts.deletedChannel);
+    expect(g.emojis.map((e) => e.id)).not.toContain(day.facts.createdEmoji);
+    expect(g.emojis.map((e) => e.id)).toContain(day.facts.deletedEmoji);
+    const audits = of('GUILD_AUDIT_LOG_ENTRY_CREATE').map((p) => p.d);
+    const oldValue = (action: AuditLogEvent, key: string) =>
+      audits
+        .filter((a) => a.action_type === action)
+        .map((a) => ({ target: a.target_id, old: a.changes?.find((c) => c.key === key)?.old_value }))
+        .find((c) => c.old !== undefined)!;
+    const topic = oldValue(AuditLogEvent.ChannelUpdate, 'topic');
+    expect(g.channels.find((c) => c.id === topic.target)).toHaveProperty('topic', topic.old);
+    const emojiName = oldValue(AuditLogEvent.EmojiUpdate, 'name');
+    expect(g.emojis.find((e) => e.id === emojiName.target)).toHaveProperty('name', emojiName.old);
+    const chunkMembers = of('GUILD_MEMBERS_CHUNK').flatMap((c) => c.d.members);
+    const renamed = audits.filter(
+      (a) => a.action_type === AuditLogEvent.MemberUpdate && a.changes?.some((c) => c.key === 'nick'),
+    );
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const entry of renamed) {
+      const before = chunkMembers.find((m) => m.user.id === entry.target_id);
+      expect(before?.nick ?? undefined).toBe(entry.changes!.find((c) => c.key === 'nick')!.old_value);
+    }
+  });
+
+  it('only edits, deletes and reacts to messages that exist, and only members present post', () => {
+    const present = new Set(of('GUILD_MEMBERS_CHUNK').flatMap((c) => c.d.members.map((m) => m.user.id)));
+    const live = new Set<string>();
+    for (const p of payloads) {
+      if (p.t === 'GUILD_MEMBER_ADD') present.add(p.d.user.id);
+      if (p.t === 'GUILD_MEMBER_REMOVE') present.delete(p.d.user.id);
+      if (p.t === 'MESSAGE_CREATE') {
+        if (!p.d.webhook_id) expect(present.has(p.d.author.id)).toBe(true);
+        expect(p.d.guild_id).toBe(FIXTURE_IDS.guild);
+        live.add(p.d.id);
+      }
+      if (p.t === 'MESSAGE_UPDATE') {
+        expect(live.has(p.d.id)).toBe(true);
+        expect(Date.parse(p.d.edited_timestamp ?? '')).toBeGreaterThan(Date.parse(p.d.timestamp));
+      }
+      if (p.t === 'MESSAGE_DELETE') expect(live.delete(p.d.id)).toBe(true);
+      if (p.t === 'MESSAGE_DELETE_BULK') for (const id of p.d.ids) expect(live.delete(id)).toBe(true);
+      if (p.t === 'MESSAGE_REACTION_ADD') expect(live.has(p.d.message_id)).toBe(true);
+    }
+  });
+
+  it('covers a day: thousands of messages with replies, mentions, attachments and bot posts', () => {
+    const messages = of('MESSAGE_CREATE');
+    expect(messages.length).toBeGreaterThan(2000);
+    expect(messages.filter((m) => m.d.referenced_message).length).toBeGreaterThan(100);
+    expect(messages.filter((m) => m.d.mentions.length).length).toBeGreaterThan(50);
+    expect(messages.filter((m) => m.d.attachments.length).length).toBeGreaterThan(50);
+    expect(messages.filter((m) => m.d.author.bot).length).toBeGreaterThanOrEqual(7);
+    const first = Date.parse(messages[0].d.timestamp);
+    const last = Date.parse(messages[messages.length - 1].d.timestamp);
+    expect(last - first).toBeGreaterThan(23 * 3600_000);
+    expect(of('MESSAGE_UPDATE').length).toBeGreaterThan(100);
+    expect(of('MESSAGE_DELETE').length).toBeGreaterThan(50);
+    expect(of('MESSAGE_DELETE_BULK')[0].d.ids).toEqual(guildDay().facts.spamMessages);
+  });
+
+  it('records moderation with matching audit-log entries (ban, kick, timeout, bulk delete, unban)', () => {
+    const facts = guildDay().facts;
+    const audits = of('GUILD_AUDIT_LOG_ENTRY_CREATE').map((p) => p.d);
+    const entry = (type: AuditLogEvent, target: string) =>
+      audits.find((a) => a.action_type === type && a.target_id === target);
+    expect(of('GUILD_BAN_ADD').map((p) => p.d.user.id)).toEqual([facts.bannedByModerator, facts.bannedByBot]);
+    expect(entry(AuditLogEvent.MemberBanAdd, facts.bannedByModerator)?.user_id).toBe(FIXTURE_IDS.moderator);
+    expect(entry(AuditLogEvent.MemberBanAdd, facts.bannedByBot)?.user_id).toBe(FIXTURE_IDS.bot);
+    expect(entry(AuditLogEvent.MemberKick, facts.kicked)?.reason).toBe('Alt account of a banned user');
+    expect(entry(AuditLogEvent.MemberBanRemove, facts.unbanned)?.user_id).toBe(FIXTURE_IDS.admin);
+    const timeout = entry(AuditLogEvent.MemberUpdate, facts.timedOut.user);
+    expect(timeout?.changes).toEqual([{ key: 'communication_disabled_until', new_value: facts.timedOut.until }]);
+    const update = of('GUILD_MEMBER_UPDATE').find((p) => p.d.user.id === facts.timedOut.user);
+    expect(update?.d.communication_disabled_until).toBe(facts.timedOut.until);
+    expect(entry(AuditLogEvent.MessageBulkDelete, FIXTURE_IDS.channels.general)?.options?.count).toBe('12');
+    const types = new Set(audits.map((a) => a.action_type));
+    for (const t of [1, 10, 11, 12, 20, 22, 23, 24, 25, 30, 31, 32, 50, 60, 61, 62, 72, 73, 111])
+      expect(types).toContain(t);
+    for (const t of ['GUILD_ROLE_CREATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE', 'CHANNEL_CREATE'] as const)
+      expect(of(t)).toHaveLength(1);
+    expect(of('CHANNEL_DELETE')[0].d.id).toBe(FIXTURE_IDS.channels.oldMemes);
+    expect(of('GUILD_EMOJIS_UPDATE')).toHaveLength(3);
+    expect(of('WEBHOOKS_UPDATE')[0].d.channel_id).toBe(FIXTURE_IDS.channels.announcements);
+    expect(of('GUILD_UPDATE')[0].d.description).toMatch(/Game night every Friday/);
+  });
+
+  it('has a tagged forum post with its starter message and votes, and a ticket panel button then modal', () => {
+    const facts = guildDay().facts;
+    const [thread] = of('THREAD_CREATE');
+    expect(thread.d).toMatchObject({ id: facts.forumPost.thread, parent_id: FIXTURE_IDS.channels.suggestions });
+    expect(thread.d.applied_tags).toEqual([FIXTURE_IDS.tags.idea]);
+    const starter = of('MESSAGE_CREATE').find((m) => m.d.id === thread.d.id);
+    expect(starter?.d.channel_id).toBe(thread.d.id);
+    const votes = of('MESSAGE_REACTION_ADD').filter((r) => r.d.message_id === thread.d.id);
+    expect(votes.filter((v) => v.d.emoji.name === '👍')).toHaveLength(9);
+    expect(of('THREAD_UPDATE')[0].d.applied_tags).toEqual([FIXTURE_IDS.tags.idea, FIXTURE_IDS.tags.planned]);
+
+    const [button, modal] = of('INTERACTION_CREATE').map((p) => p.d);
+    expect(button.type).toBe(InteractionType.MessageComponent);
+    expect(button.data).toEqual({ custom_id: `ticket:open:${TICKET_TYPE_ID}`, component_type: 2 });
+    expect(button.member?.user.id).toBe(facts.ticket.opener);
+    expect(modal.type).toBe(InteractionType.ModalSubmit);
+    expect(modal.data).toMatchObject({ custom_id: `ticket:form:${TICKET_TYPE_ID}` });
+  });
+});
+
+describe('fixture guild seeded into the fake platform', () => {
+  let fake: FakePlatform;
+
+  beforeAll(async () => {
+    fake = await startFakePlatform();
+    fake.seedGuild(fixtureSeedGuild(fake.botUserId));
+  });
+  afterAll(() => fake.close());
+
+  it('answers REST calls about the guild as it is after the day', async () => {
+    const platform = createPlatformApi({ baseUrl: fake.url, token: 'fixture-test' });
+    const facts = guildDay().facts;
+    const owner = await platform.guilds.getMember(FIXTURE_IDS.guild, FIXTURE_IDS.owner);
+    expect(owner.user.id).toBe(FIXTURE_IDS.owner);
+    const joiner = facts.joined.find((id) => id !== facts.spammer)!;
+    expect((await platform.guilds.getMember(FIXTURE_IDS.guild, joiner)).roles).toContain(FIXTURE_IDS.roles.member);
+    await expect(platform.guilds.getMember(FIXTURE_IDS.guild, facts.kicked)).rejects.toMatchObject({ status: 404 });
+    const channels = await platform.guilds.getChannels(FIXTURE_IDS.guild);
+    expect(channels.map((c) => c.id)).toEqual(
+      expect.arrayContaining([FIXTURE_IDS.channels.suggestions, facts.createdChannel]),
+    );
+    expect(channels.map((c) => c.id)).not.toContain(FIXTURE_IDS.channels.oldMemes);
+    const bans = await platform.guilds.getMemberBans(FIXTURE_IDS.guild);
+    expect(bans.map((b) => b.user.id).sort()).toEqual(
+      [facts.bannedByBot, facts.bannedByModerator, ...[...guildDay().end.bans.keys()]]
+        .filter((v, i, a) => a.indexOf(v) === i)
+        .sort(),
+    );
+    const thread = await platform.channels.get(facts.forumPost.thread);
+    expect(thread.type).toBe(ChannelType.PublicThread);
+    fake.assertNoViolations();
+  });
+});

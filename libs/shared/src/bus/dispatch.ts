@@ -1,0 +1,36 @@
+import type { GatewayDispatchPayload } from 'discord-api-types/v10';
+import { z } from 'zod';
+import { dispatchFilter } from './dispatchSubjects';
+
+/** Name of a platform gateway dispatch (`t`), e.g. `MESSAGE_CREATE`. */
+export type DispatchName = `${GatewayDispatchPayload['t']}`;
+
+/**
+ * A platform gateway dispatch `{op: 0, t, s, d}` as the bridge publishes it on `platform.dispatch.<partition>.<t>` (stream
+ * PLATFORM), typed by discord-api-types' `GatewayDispatchPayload` for the names `E` (a union narrows on `t`).
+ */
+export type Dispatch<E extends DispatchName = DispatchName> = Extract<GatewayDispatchPayload, { t: E }>;
+
+const DispatchEnvelope = z.looseObject({
+  op: z.literal(0),
+  t: z.string(),
+  s: z.number().int().nullable(),
+  d: z.record(z.string(), z.unknown()),
+});
+
+/** The NATS filter subjects (without namespace) carrying the dispatches `names` in every partition. */
+export function dispatchSubjects(names: readonly DispatchName[]): string[] {
+  return names.map(dispatchFilter);
+}
+
+/**
+ * Checks a received dispatch: an object `{op: 0, t, s, d}` whose `t` is one of `names` and names its subject
+ * (`platform.dispatch.<partition>.<t>`, without namespace), `d` an object. Returns it typed (the payload itself is the platform's,
+ * typed but not re-validated field by field); throws naming the mismatch otherwise.
+ */
+export function parseDispatch<E extends DispatchName>(names: readonly E[], raw: unknown, subject: string): Dispatch<E> {
+  const dispatch = DispatchEnvelope.parse(raw);
+  if (subject.split('.').at(-1) !== dispatch.t) throw new Error(`dispatch ${dispatch.t} arrived on ${subject}`);
+  if (!(names as readonly string[]).includes(dispatch.t)) throw new Error(`unexpected dispatch ${dispatch.t}`);
+  return dispatch as unknown as Dispatch<E>;
+}

@@ -1,0 +1,38 @@
+/**
+ * Subjects of platform gateway dispatches on the PLATFORM stream: `platform.dispatch.<partition>.<EVENT>`, where
+ * `partition` is the dispatch's guild id (a snowflake, as an unsigned 64-bit integer) modulo `DISPATCH_PARTITIONS`,
+ * and 0 for dispatches without a guild (READY, RESUMED, USER_UPDATE, direct-message events...). Every dispatch of one
+ * guild lands in one partition, so a consumer of one partition sees that guild's dispatches in gateway order.
+ */
+
+/** Number of dispatch partitions. Changing it moves guilds between partitions: the bridge, replay and every consumer must agree. */
+export const DISPATCH_PARTITIONS = 16;
+
+/** Dispatches whose guild is `d.id` (the guild object itself) rather than `d.guild_id`. */
+const GUILD_OBJECT_EVENTS = new Set(['GUILD_CREATE', 'GUILD_UPDATE', 'GUILD_DELETE']);
+
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** The guild id a dispatch belongs to (`d.id` of GUILD_CREATE/UPDATE/DELETE, else `d.guild_id`), or null. */
+export function dispatchGuildId(event: string, d: unknown): string | null {
+  if (!d || typeof d !== 'object') return null;
+  const data = d as Record<string, unknown>;
+  const id = GUILD_OBJECT_EVENTS.has(event) ? data.id : data.guild_id;
+  return typeof id === 'string' && SNOWFLAKE.test(id) && BigInt(id) < 2n ** 64n ? id : null;
+}
+
+/** The partition (0 .. DISPATCH_PARTITIONS-1) of a dispatch: its guild id mod DISPATCH_PARTITIONS, 0 without a guild. */
+export function dispatchPartition(event: string, d: unknown): number {
+  const guild = dispatchGuildId(event, d);
+  return guild === null ? 0 : Number(BigInt(guild) % BigInt(DISPATCH_PARTITIONS));
+}
+
+/** The subject (without namespace) a dispatch `{t: event, d}` is published on: `platform.dispatch.<partition>.<event>`. */
+export function dispatchSubject(event: string, d: unknown): string {
+  return `platform.dispatch.${dispatchPartition(event, d)}.${event}`;
+}
+
+/** The consumer filter (without namespace) of one dispatch type across every partition: `platform.dispatch.*.<event>`. */
+export function dispatchFilter(event: string): string {
+  return `platform.dispatch.*.${event}`;
+}

@@ -1,0 +1,25 @@
+import { randomInt } from 'node:crypto';
+import { DiscordSnowflake, MaximumProcessId, MaximumWorkerId, Snowflake } from '@sapphire/snowflake';
+
+/**
+ * This process's snowflake generator (Discord's layout and epoch, 2015-01-01): a random worker and process id per
+ * process, so replicas creating ids in the same millisecond do not collide.
+ */
+const generator = new Snowflake(DiscordSnowflake.epoch);
+generator.workerId = randomInt(0, Number(MaximumWorkerId) + 1);
+generator.processId = randomInt(0, Number(MaximumProcessId) + 1);
+
+/** A new snowflake id created at `at` (default now), as a decimal string; ids sort by creation time. */
+export function newSnowflake(at: Date = new Date()): string {
+  return generator.generate({ timestamp: at }).toString();
+}
+
+/** The creation time encoded in snowflake `id` (a decimal string). */
+export function snowflakeTime(id: string): Date {
+  return new Date(DiscordSnowflake.timestampFrom(id));
+}
+
+/** A snowflake left-padded to 20 digits, so string order equals numeric order (stored for sorting and cursors). */
+export function sortKey(id: string): string {
+  return id.padStart(20, '0');
+}

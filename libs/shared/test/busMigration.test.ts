@@ -1,0 +1,83 @@
+import {
+  createLogger,
+  DISPATCH_PARTITIONS,
+  dispatchFilter,
+  dispatchPartition,
+  dispatchSubject,
+  EventBus,
+} from '@guildhall/shared';
+import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, nanos } from '@nats-io/transport-node';
+
+const logger = createLogger('test', 'silent');
+
+describe('dispatch subjects', () => {
+  it('partition by guild id modulo DISPATCH_PARTITIONS, 0 without a guild', () => {
+    expect(DISPATCH_PARTITIONS).toBe(16);
+    const guild = '18446744073709551615'; // the largest snowflake: BigInt, not Number
+    expect(dispatchPartition('MESSAGE_CREATE', { guild_id: guild })).toBe(15);
+    expect(dispatchPartition('GUILD_UPDATE', { id: '1300000000000000017' })).toBe(Number(1300000000000000017n % 16n));
+    expect(dispatchPartition('USER_UPDATE', { id: '1300000000000000017' })).toBe(0);
+    expect(dispatchPartition('MESSAGE_CREATE', { guild_id: '18446744073709551616' })).toBe(0);
+    expect(dispatchPartition('MESSAGE_CREATE', null)).toBe(0);
+    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '32' })).toBe('platform.dispatch.0.GUILD_BAN_ADD');
+    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '33' })).toBe('platform.dispatch.1.GUILD_BAN_ADD');
+    expect(dispatchFilter('GUILD_BAN_ADD')).toBe('platform.dispatch.*.GUILD_BAN_ADD');
+  });
+});
+
+describe('EventBus migrations', () => {
+  const ns = testNamespace();
+  afterAll(() => deleteNamespace(ns));
+
+  it('updates an existing stream whose subjects differ, keeping its messages', async () => {
+    const nc = await connect({ servers: testNatsUrl() });
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: `${ns}_PLATFORM`, subjects: [`${ns}.platform.dispatch.*`], max_age: nanos(60_000) });
+    await nc.publish(`${ns}.platform.dispatch.READY`, '{}');
+    await nc.flush();
+    await waitFor(async () => (await jsm.streams.info(`${ns}_PLATFORM`)).state.messages === 1);
+    const bus = await EventBus.connect({ url: testNatsUrl(), name: 'migration-test', namespace: ns, logger });
+    try {
+      const info = await jsm.streams.info(`${ns}_PLATFORM`);
+      expect(info.config.subjects).toEqual([`${ns}.platform.dispatch.>`]);
+      expect(info.config.max_age).toBe(nanos(7 * 24 * 3600 * 1000));
+      expect(info.state.messages).toBe(1);
+    } finally {
+      await bus.close();
+      await nc.close();
+    }
+  });
+
+  it('moves a durable consumer to new filters, starting after what it acknowledged', async () => {
+    const bus = await EventBus.connect({ url: testNatsUrl(), name: 'migration-test', namespace: ns, logger });
+    try {
+      const seen: string[] = [];
+      const handler = async (msg: { data: { id: string } }) => {
+        seen.push(msg.data.id);
+      };
+      const create = dispatchSubject('MESSAGE_CREATE', { guild_id: '3' });
+      const update = dispatchSubject('MESSAGE_UPDATE', { guild_id: '3' });
+      const opts = { stream: 'PLATFORM' as const, durable: 'migrating' };
+      const stopOld = await bus.consume({ ...opts, filterSubjects: [dispatchFilter('MESSAGE_CREATE')] }, handler);
+      await bus.publish(create, { id: 'c1' }, 'c1');
+      await bus.publish(create, { id: 'c2' }, 'c2');
+      await waitFor(() => seen.length === 2);
+      await stopOld();
+      await waitFor(
+        async () => (await bus.jsm.consumers.info(bus.streamName('PLATFORM'), `${ns}_migrating`)).num_ack_pending,
+        (n) => n === 0,
+      );
+      await bus.publish(update, { id: 'u1' }, 'u1');
+      await bus.publish(create, { id: 'c3' }, 'c3');
+      await bus.consume({ ...opts, filterSubjects: ['MESSAGE_CREATE', 'MESSAGE_UPDATE'].map(dispatchFilter) }, handler);
+      await waitFor(() => seen.length >= 4);
+      await bus.publish(create, { id: 'c4' }, 'c4');
+      await waitFor(() => seen.length >= 5);
+      expect(seen).toEqual(['c1', 'c2', 'u1', 'c3', 'c4']);
+    } finally {
+      await bus.close();
+    }
+  });
+});

@@ -1,0 +1,276 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type DayFacts,
+  type FakePlatform,
+  FIXTURE_IDS,
+  fixtureSeedGuild,
+  type GuildDayPlayer,
+  guildDay,
+  playGuildDay,
+  recentDayStart,
+  sampleGuild,
+  startFakePlatform,
+} from '@guildhall/platform-simulator';
+import { deleteNamespace, testNamespace, testNatsUrl } from './env';
+import { type AppleChain, type JwksServer, makeAppleChain, startJwksServer } from './providers';
+
+/** The repository root (this file is libs/testkit/{src,dist}/system). */
+const ROOT = path.resolve(__dirname, '../../..');
+// biome-ignore lint/suspicious/noExplicitAny: scripts/stack.js is plain JavaScript
+const { startStack } = require(path.join(ROOT, 'scripts/stack.js')) as { startStack: (o: object) => Promise<any> };
+export const DASHBOARD_ORIGIN = 'http://dashboard.guildhall.test';
+export const STRIPE_SECRET = 'whsec_e2e_guildhall_0123456789abcdef';
+export const APPLE_BUNDLE = 'gg.guildhall.app';
+export const GOOGLE_AUDIENCE = 'https://guildhall.test/api/webhooks/android-store';
+export const GOOGLE_ACCOUNT = 'play-rtdn@guildhall-e2e.iam.gserviceaccount.com';
+export const GOOGLE_PACKAGE = 'gg.guildhall.app';
+export const STAFF_ISSUER = 'https://id.guildhall.test';
+export const STAFF_AUDIENCE = 'guildhall-staff-api';
+/** The staff user every staff token names (the `by` of promo batches). */
+export const STAFF_USER = {
+  sub: '7d9f2c1e-4b7a-4c11-9a51-3f0b6f2d8e10',
+  username: 'ops.alice',
+  name: 'Alice Ops',
+  flag: 'admin',
+};
+
+/** Users of the fixture guild signed in through OAuth2, and an admin of another guild. */
+export const USERS = {
+  owner: FIXTURE_IDS.owner,
+  admin: FIXTURE_IDS.admin,
+  moderator: FIXTURE_IDS.moderator,
+} as const;
+
+/**
+ * The whole system as separate processes (the five services, the gateway and the platform bridge connected to the
+ * fake platform's gateway), with the fake platform, identity providers and provider keys.
+ */
+export interface System {
+  gatewayUrl: string;
+  namespace: string;
+  guild: string;
+  /** Ids of what happened during the recorded day (joins, bans, the forum post, created roles...). */
+  day: DayFacts;
+  /** Start of the recorded day (it ends when the system started). */
+  dayStart: Date;
+  /** A second guild whose owner is `outsider`. */
+  otherGuild: { id: string; owner: string };
+  fake: FakePlatform;
+  staff: JwksServer;
+  google: JwksServer;
+  apple: AppleChain;
+  // biome-ignore lint/suspicious/noExplicitAny: the launcher's handle (scripts/stack.js)
+  stack: any;
+  /** Signs in `userId` through the gateway's OAuth2 login against the fake platform; returns the session id. */
+  login(userId: string): Promise<string>;
+  /** A staff bearer token (claims override the defaults). */
+  staffToken(
+    claims?: Record<string, unknown>,
+    opts?: { audience?: string; issuer?: string; expiresIn?: string },
+  ): Promise<string>;
+  /**
+   * With `startSystem({ day: 'play' })`: plays the recorded guild day (ending when the system started, so its
+   * messages are in the 7-day window) through the fake platform's gateway to the bridge: the fixture guild arrives as
+   * GUILD_CREATE, then the day's dispatches; `play(count)` sends part of it (see `playGuildDay`). With the default
+   * `day: 'after'`, `play` rejects.
+   */
+  dayPlayer: GuildDayPlayer;
+  /** The NATS server the system uses. */
+  natsUrl: string;
+  stop(): Promise<void>;
+}
+
+/** `dayPlayer` of a system started with the fixture guild as it is after the day. */
+const notPlayable: GuildDayPlayer = {
+  total: 0,
+  sent: 0,
+  play: () => Promise.reject(new Error("the day was not played: start the system with startSystem({ day: 'play' })")),
+};
+
+/** True when nothing listens on 127.0.0.1:`port` (a listen succeeds). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A base port for one system (it uses base+1..5, base+16, base+17 and base+50): a random block of 100 between 20000 and
+ * 32000, below Linux's ephemeral range (where outgoing connections take ports), whose ports are all free now.
+ */
+async function freePortBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
+    const ports = [1, 2, 3, 4, 5, 16, 17, 50].map((offset) => base + offset);
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
+}
+
+async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.end(png);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Boots the system: the fake platform with the fixture guild (see `day`) and a second guild,
+ * the gateway, five services and the bridge as processes (embedded MongoDB in memory, a fresh NATS namespace), OAuth2
+ * configured against the fake, staff tokens from a local JWKS, and the three providers' verification keys.
+ * `mongoUrl` / `natsUrl` point the system at a MongoDB / NATS server the caller runs (fault tests stop them);
+ * defaults: `MONGO_URL` or an in-memory embedded MongoDB, and the test NATS server.
+ */
+export async function startSystem(
+  opts: {
+    /** Print the processes' output (true), hand it to a function, or keep the last lines to print on a failed start. */
+    log?: boolean | ((name: string, line: string) => void);
+    env?: Record<string, string>;
+    mongoUrl?: string;
+    natsUrl?: string;
+    /**
+     * 'after' (default): the bot is already in the fixture guild, as it is after the recorded day, when the system
+     * starts (no dispatch of the day is sent). 'play': the fixture guild does not exist until `sys.dayPlayer.play()`
+     * plays the day through the bridge.
+     */
+    day?: 'after' | 'play';
+  } = {},
+): Promise<System> {
+  // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
+  const fake = await startFakePlatform({ gateway: { replayBufferSize: 10_000 } });
+  const dayStart = recentDayStart();
+  const other = sampleGuild({ name: 'Elsewhere' });
+  fake.seedGuild(other);
+  if (opts.day !== 'play') fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
+  const guild = FIXTURE_IDS.guild;
+  const manage = (id: string, name: string, owner: boolean) => ({ id, name, owner, permissions: owner ? '8' : '0' });
+  fake.seedUser({ id: USERS.owner, username: 'rowan89', guilds: [manage(guild, 'Lantern Hall', true)] });
+  fake.seedUser({ id: USERS.admin, username: 'selma39', guilds: [manage(guild, 'Lantern Hall', false)] });
+  fake.seedUser({ id: USERS.moderator, username: 'dario65', guilds: [manage(guild, 'Lantern Hall', false)] });
+  fake.seedUser({
+    id: other.ids.owner,
+    username: 'elsewhere-owner',
+    guilds: [manage(other.ids.guild, 'Elsewhere', true)],
+  });
+  const staff = await startJwksServer('staff-1', { issuer: STAFF_ISSUER, audience: STAFF_AUDIENCE });
+  const google = await startJwksServer('google-1', { audience: GOOGLE_AUDIENCE });
+  const apple = makeAppleChain('E2E');
+  const cdn = await startCdn();
+  const namespace = testNamespace();
+  const basePort = await freePortBase();
+  const gatewayPort = basePort + 50;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-system-'));
+  const natsUrl = opts.natsUrl ?? testNatsUrl();
+  const lines: string[] = [];
+  let stack: System['stack'];
+  try {
+    stack = await startStack({
+      memory: true,
+      dataDir,
+      basePort,
+      gatewayPort,
+      bridge: true,
+      namespace,
+      natsUrl,
+      mongoUrl: opts.mongoUrl ?? process.env.MONGO_URL,
+      dbPrefix: `e2e${namespace}`,
+      log: (name: string, line: string) => {
+        if (typeof opts.log === 'function') opts.log(name, line);
+        else if (opts.log) process.stdout.write(`[${name}] ${line}\n`);
+        else if (lines.push(`[${name}] ${line}`) > 400) lines.shift();
+      },
+      env: {
+        LOG_LEVEL: 'warn',
+        VALIDATE_RESPONSES: '1',
+        PLATFORM_API_URL: fake.url,
+        PLATFORM_BOT_TOKEN: 'e2e-bot-token',
+        PLATFORM_CDN_URL: cdn.url,
+        PLATFORM_OAUTH_URL: `${fake.origin}/oauth2/authorize`,
+        OAUTH_CLIENT_ID: fake.clientId,
+        OAUTH_CLIENT_SECRET: fake.clientSecret,
+        OAUTH_REDIRECT_URI: `${gatewayUrl}/auth/callback`,
+        DASHBOARD_ORIGINS: DASHBOARD_ORIGIN,
+        COOKIE_SECURE: 'false',
+        STAFF_JWKS_URL: staff.url,
+        STAFF_JWT_ISSUER: STAFF_ISSUER,
+        STAFF_JWT_AUDIENCE: STAFF_AUDIENCE,
+        STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+        APPLE_ROOT_CERTS: apple.rootDer.toString('base64'),
+        APPLE_BUNDLE_ID: APPLE_BUNDLE,
+        APPLE_APP_APPLE_ID: '1234567890',
+        APPLE_ONLINE_CHECKS: '0',
+        GOOGLE_CERTS_URL: google.pemUrl,
+        GOOGLE_AUDIENCE,
+        GOOGLE_SERVICE_ACCOUNT: GOOGLE_ACCOUNT,
+        GOOGLE_PACKAGE_NAME: GOOGLE_PACKAGE,
+        ...opts.env,
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${lines.join('\n')}\n`);
+    throw err;
+  }
+
+  const login = async (userId: string): Promise<string> => {
+    const start = await fetch(`${gatewayUrl}/auth/login`, { redirect: 'manual' });
+    const stateCookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const authorize = new URL(start.headers.get('location')!);
+    authorize.searchParams.set('user', userId);
+    const consent = await fetch(authorize, { redirect: 'manual' });
+    const callback = await fetch(consent.headers.get('location')!, {
+      redirect: 'manual',
+      headers: { cookie: stateCookie },
+    });
+    const session = callback.headers.getSetCookie().find((c) => c.startsWith('service_session='));
+    if (!session) throw new Error(`login of ${userId} failed: ${callback.status} ${await callback.text()}`);
+    return session.split(';')[0]!.slice('service_session='.length);
+  };
+
+  return {
+    gatewayUrl,
+    namespace,
+    guild,
+    day: guildDay(dayStart).facts,
+    dayStart,
+    otherGuild: { id: other.ids.guild, owner: other.ids.owner },
+    fake,
+    staff,
+    google,
+    apple,
+    stack,
+    login,
+    staffToken: (claims = {}, o = {}) =>
+      staff.sign(
+        { staff: true, username: STAFF_USER.username, name: STAFF_USER.name, flag: STAFF_USER.flag, ...claims },
+        {
+          subject: (claims.sub as string | undefined) ?? STAFF_USER.sub,
+          ...o,
+        },
+      ),
+    natsUrl,
+    dayPlayer: opts.day === 'play' ? playGuildDay(fake, guildDay(dayStart)) : notPlayable,
+    async stop() {
+      await stack.stop();
+      await Promise.all([fake.close(), staff.close(), google.close(), cdn.close()]);
+      await deleteNamespace(namespace);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

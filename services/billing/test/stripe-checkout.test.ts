@@ -1,0 +1,155 @@
+import { waitFor } from '@guildhall/testkit';
+import Stripe from 'stripe';
+import { type Harness, STRIPE_SECRET, startHarness } from './setup';
+
+const USER = '2090000000000000042';
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+async function premium(guild: string) {
+  const res = await h.call('GET', `/api/v1/servers/${guild}/premium`, await h.user(USER, guild));
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+async function notification(eventId: string) {
+  const res = await h.call('GET', '/api/staff/billing/notifications?provider=payments', await h.staff());
+  const list = (await res.json()).notifications as Array<{ eventId: string; status: string; guild: string | null }>;
+  return list.find((n) => n.eventId === eventId);
+}
+
+const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86400;
+const subscription = (id: string, customer: string) => ({
+  id,
+  object: 'subscription',
+  customer,
+  status: 'active',
+  cancel_at_period_end: false,
+  cancel_at: null,
+  metadata: {},
+  items: { object: 'list', data: [{ id: `si_${id}`, current_period_end: periodEnd }] },
+});
+const session = (id: string, sub: string, customer: string, ref: Record<string, unknown>) => ({
+  id,
+  object: 'checkout.session',
+  mode: 'subscription',
+  status: 'complete',
+  customer,
+  subscription: sub,
+  client_reference_id: null,
+  metadata: {},
+  ...ref,
+});
+const event = (id: string, type: string, object: unknown, created: number) =>
+  JSON.stringify({ id, object: 'event', type, created, api_version: '2025-09-30', data: { object } });
+
+async function deliver(payload: string) {
+  const res = await fetch(`${h.svc.url}/api/webhooks/payments`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET }),
+    },
+    body: payload,
+  });
+  expect(res.status).toBe(204);
+}
+
+describe('Stripe Checkout mapping', () => {
+  const now = Math.floor(Date.now() / 1000);
+
+  it('session first (client_reference_id), then the subscription event: premium; replays change nothing', async () => {
+    const guild = '1190000000000000101';
+    const checkout = event(
+      'evt_cs_1',
+      'checkout.session.completed',
+      session('cs_1', 'sub_cs_1', 'cus_cs_1', { client_reference_id: guild }),
+      now - 30,
+    );
+    const created = event(
+      'evt_cs_sub_1',
+      'customer.subscription.created',
+      subscription('sub_cs_1', 'cus_cs_1'),
+      now - 29,
+    );
+    await deliver(checkout);
+    await waitFor(
+      () => notification('evt_cs_1'),
+      (n) => n?.status === 'processed',
+    );
+    await deliver(created);
+    // The entitlement turns premium before its history entry is written: wait for both.
+    const after = await waitFor(
+      () => premium(guild),
+      (p) => p.entitlement.premium && p.history.length === 1,
+    );
+    expect(after.entitlement).toMatchObject({ status: 'active', sources: ['payments'] });
+    expect(after.grants).toEqual([expect.objectContaining({ ref: 'sub_cs_1', status: 'active' })]);
+    await deliver(checkout);
+    await deliver(created);
+    const again = await premium(guild);
+    expect(again.history).toHaveLength(after.history.length);
+    expect(again.grants).toHaveLength(1);
+  });
+
+  it('subscription event first (unmapped), then the session with metadata.guild: requeued and applied', async () => {
+    const guild = '1190000000000000102';
+    const created = event(
+      'evt_cs_sub_2',
+      'customer.subscription.created',
+      subscription('sub_cs_2', 'cus_cs_2'),
+      now - 20,
+    );
+    await deliver(created);
+    await waitFor(
+      () => notification('evt_cs_sub_2'),
+      (n) => n?.status === 'unmapped',
+    );
+    expect((await premium(guild)).entitlement.premium).toBe(false);
+    await deliver(
+      event(
+        'evt_cs_2',
+        'checkout.session.completed',
+        session('cs_2', 'sub_cs_2', 'cus_cs_2', { metadata: { guild } }),
+        now - 19,
+      ),
+    );
+    const after = await waitFor(
+      () => premium(guild),
+      (p) => p.entitlement.premium,
+    );
+    expect(after.grants).toEqual([expect.objectContaining({ ref: 'sub_cs_2', status: 'active' })]);
+    await waitFor(
+      () => notification('evt_cs_sub_2'),
+      (n) => n?.status === 'processed' && n.guild === guild,
+    );
+  });
+
+  it('ignores a session without a subscription and leaves one without a guild unmapped', async () => {
+    await deliver(
+      event('evt_cs_3', 'checkout.session.completed', session('cs_3', '', 'cus_cs_3', { subscription: null }), now),
+    );
+    await waitFor(
+      () => notification('evt_cs_3'),
+      (n) => n?.status === 'ignored',
+    );
+    await deliver(
+      event(
+        'evt_cs_4',
+        'checkout.session.completed',
+        session('cs_4', 'sub_cs_4', 'cus_cs_4', { client_reference_id: 'not-a-guild' }),
+        now,
+      ),
+    );
+    await waitFor(
+      () => notification('evt_cs_4'),
+      (n) => n?.status === 'unmapped',
+    );
+  });
+});

@@ -1,0 +1,6 @@
+export * from './bridge';
+export * from './config';
+export * from './replay';
+export * from './replayLine';
+export * from './service';
+export * from './sessionStore';

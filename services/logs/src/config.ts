@@ -1,0 +1,26 @@
+import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { z } from 'zod';
+
+/**
+ * Config of the logs service (besides the shared base):
+ * - `ACTOR_MATCH_WINDOW_MS`: how far apart (ms) an event and the audit entry / case naming its actor may arrive;
+ * - `LOG_POST_DELAY_MS`: how long (ms) an event waits before its embed is posted (lets a late audit entry name the actor);
+ * - `LOG_FLUSH_MS`: interval (ms) of the embed poster;
+ * - `INGEST_BATCH`: message dispatches written per bulk write;
+ * - `JOURNAL_RETENTION_DAYS`: journal events older than this many days are deleted (default 90); message content in
+ *   journal events is removed after the message store's 7 days regardless;
+ * - `RETENTION_SWEEP_MS`: interval (ms) of the retention sweep (default 60000).
+ */
+export const logsEnv = {
+  ACTOR_MATCH_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
+  LOG_POST_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
+  LOG_FLUSH_MS: z.coerce.number().int().positive().default(1_000),
+  INGEST_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
+  JOURNAL_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(90),
+  RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(60_000),
+};
+
+/** The logs service's configuration: the shared base plus `logsEnv`. */
+export type LogsConfig = BaseConfig & z.infer<z.ZodObject<typeof logsEnv>>;
+/** What every logs use case receives. */
+export type LogsContext = ServiceContext<LogsConfig, 'logs'>;

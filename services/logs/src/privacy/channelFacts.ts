@@ -1,0 +1,132 @@
+import type { PlatformApi } from '@guildhall/shared';
+import { type APIChannel, ChannelType } from 'discord-api-types/v10';
+import mongoose, { Schema } from 'mongoose';
+import { MESSAGE_TTL_SECONDS } from '../messages/model';
+import { Snapshot, type SnapshotRow } from '../snapshots/model';
+import { getSnapshot } from '../snapshots/snapshots';
+
+/** One permission overwrite as the platform sends it (`type` 0 = role, 1 = member; bitfields as decimal strings). */
+export interface Overwrite {
+  id: string;
+  type: number;
+  allow: string;
+  deny: string;
+}
+
+/** What privacy decisions need to know about a channel or thread. */
+export interface ChannelFacts {
+  id: string;
+  guild: string;
+  type: number;
+  /** Category of a channel, parent channel of a thread, else null. */
+  parent: string | null;
+  /** Creator of a thread (null for channels). */
+  owner: string | null;
+  overwrites: Overwrite[];
+}
+
+/** Thread channel types (announcement, public and private threads). */
+export const THREAD_TYPES = new Set<number>([
+  ChannelType.AnnouncementThread,
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+]);
+
+/** Channels fetched from the platform because no snapshot had them (threads created after GUILD_CREATE). */
+interface FactRow extends ChannelFacts {
+  _id: string;
+  fetchedAt: Date;
+}
+const schema = new Schema<FactRow>(
+  {
+    _id: { type: String, required: true },
+    id: String,
+    guild: { type: String, required: true },
+    type: Number,
+    parent: { type: String, default: null },
+    owner: { type: String, default: null },
+    overwrites: { type: Schema.Types.Mixed, default: [] },
+    fetchedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'channel_facts' },
+);
+schema.index({ guild: 1 });
+// Kept as long as messages of the channel can be stored, plus a day.
+schema.index({ fetchedAt: 1 }, { expireAfterSeconds: MESSAGE_TTL_SECONDS + 86_400 });
+const FactModel = (mongoose.models.ChannelFact as mongoose.Model<FactRow>) ?? mongoose.model('ChannelFact', schema);
+
+function fromPlatform(guild: string, c: Record<string, unknown>): ChannelFacts {
+  return {
+    id: String(c.id),
+    guild,
+    type: Number(c.type),
+    parent: (c.parent_id as string | null | undefined) ?? null,
+    owner: (c.owner_id as string | null | undefined) ?? null,
+    overwrites: ((c.permission_overwrites as Overwrite[] | undefined) ?? []).map((o) => ({
+      id: o.id,
+      type: Number(o.type),
+      allow: String(o.allow ?? '0'),
+      deny: String(o.deny ?? '0'),
+    })),
+  };
+}
+
+/** How long the ingest path reuses facts from memory (a permission or parent change shows up within this). */
+const MEMO_MS = 30_000;
+/** Entries memoised at most (the memo is dropped whole when full, like a generation cache). */
+const MEMO_MAX = 10_000;
+
+/**
+ * Channel and thread facts of a guild: the logs snapshot when there is one (kept current by channel dispatches),
+ * else the platform's `GET /channels/{id}` stored in `channel_facts` (for threads created after GUILD_CREATE).
+ * Null when neither knows the channel or it belongs to another guild.
+ */
+export class ChannelDirectory {
+  private readonly memo = new Map<string, { facts: ChannelFacts | null; until: number }>();
+
+  constructor(private readonly platform: PlatformApi) {}
+
+  /** Facts of `channel` in `guild` (memoised briefly; see the class). */
+  async get(guild: string, channel: string): Promise<ChannelFacts | null> {
+    const key = `${guild}:${channel}`;
+    const hit = this.memo.get(key);
+    if (hit && hit.until > Date.now()) return hit.facts;
+    const facts = await this.load(guild, channel);
+    if (this.memo.size >= MEMO_MAX) this.memo.clear();
+    this.memo.set(key, { facts, until: Date.now() + MEMO_MS });
+    return facts;
+  }
+
+  private async load(guild: string, channel: string): Promise<ChannelFacts | null> {
+    const snapshot = await getSnapshot(guild, 'channel', channel);
+    if (snapshot) return fromPlatform(guild, snapshot.data);
+    const stored = await FactModel.findById(channel).lean<FactRow>();
+    if (stored) return stored.guild === guild ? stored : null;
+    let fetched: APIChannel;
+    try {
+      fetched = await this.platform.channels.get(channel);
+    } catch {
+      return null;
+    }
+    const fetchedGuild = (fetched as { guild_id?: string }).guild_id;
+    if (fetchedGuild !== guild) return null;
+    const facts = fromPlatform(guild, fetched as unknown as Record<string, unknown>);
+    await FactModel.updateOne({ _id: channel }, { $set: { ...facts, fetchedAt: new Date() } }, { upsert: true });
+    return facts;
+  }
+
+  /**
+   * Every channel and thread of `guild` known from snapshots (deleted ones included: their stored messages stay
+   * private) or fetched facts (for visibility filters).
+   */
+  async all(guild: string): Promise<ChannelFacts[]> {
+    const [snapshots, fetched] = await Promise.all([
+      Snapshot.find({ guild, kind: 'channel' }).lean<SnapshotRow[]>(),
+      FactModel.find({ guild }).lean<FactRow[]>(),
+    ]);
+    const byId = new Map<string, ChannelFacts>();
+    for (const f of fetched) byId.set(f.id, f);
+    for (const s of snapshots) byId.set(s.id, fromPlatform(guild, s.data));
+    return [...byId.values()];
+  }
+}

@@ -1,0 +1,27 @@
+import { type CaseDetail, notFound, type PlatformRefusal } from '@guildhall/shared';
+import type { z } from 'zod';
+import { CaseModel, type CaseRow, caseId, type StoredFailure } from './model';
+import { toCase } from './toCase';
+
+/** Case `number` of `guild` with the platform's refusal (`failure`) and its history, oldest first; 404 when unknown. */
+export async function getCaseDetail(guild: string, number: number): Promise<z.infer<typeof CaseDetail>> {
+  const row = await CaseModel.findById(caseId(guild, number)).lean<CaseRow>();
+  if (!row) throw notFound(`Unknown case #${number}`);
+  return {
+    case: toCase(row),
+    failure: toRefusal(row.failure),
+    history: row.history.map((h) => ({
+      change: h.change,
+      at: h.at.toISOString(),
+      by: h.by,
+      byName: h.byName,
+      previousReason: h.previousReason,
+      failure: toRefusal(h.failure),
+      note: h.note,
+    })),
+  };
+}
+
+function toRefusal(failure: StoredFailure | null): z.infer<typeof PlatformRefusal> | null {
+  return failure ? { status: failure.status, code: failure.code, message: failure.message } : null;
+}

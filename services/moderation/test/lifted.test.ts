@@ -1,0 +1,78 @@
+import { type MemberHistoryReply, RPC } from '@guildhall/shared';
+import { waitFor } from '@guildhall/testkit';
+import { CaseModel, type CaseRow } from '../src/cases/model';
+import { type Harness, startHarness } from './harness';
+
+describe('cases lifted outside a revoke', () => {
+  let h: Harness;
+  let base: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    base = `/api/v1/servers/${h.seed.id}`;
+    h.peer.reply<unknown, MemberHistoryReply>(RPC.memberHistory, async () => ({ events: [], deleted: [] }));
+  });
+  afterAll(() => h.close());
+
+  const create = (target: string, body: Record<string, unknown>) =>
+    h.call('POST', `${base}/cases`, { body: { target, reason: 'r', ...body } });
+  const recordOf = (target: string) => h.call('GET', `${base}/members/${target}`, { caps: ['cases.read'] });
+  const statusOf = (_target: string, number: number) => CaseModel.findOne({ guild: h.seed.id, number }).lean<CaseRow>();
+  const undone = (kind: string, target: string, id: string) =>
+    h.peer.publish(
+      `events.logs.${h.seed.id}.journal.undone`,
+      {
+        id: `undone-${id}`,
+        type: 'journal.undone',
+        service: 'logs',
+        guild: h.seed.id,
+        at: new Date().toISOString(),
+        data: { event: id, kind, target, undoneBy: h.seed.ids.admin, undoneByName: 'alice' },
+      },
+      `undone-${id}`,
+    );
+
+  it('a journal undo of a ban marks the ban case revoked, with who and how, and it stops counting', async () => {
+    const ban = await create(h.seed.ids.member, { action: 'ban' });
+    expect(ban.status).toBe(201);
+    expect((await recordOf(h.seed.ids.member)).body.suggestion.why).toContain(`#${ban.body.number}`);
+    await undone('member_ban', h.seed.ids.member, '1300000000000000101');
+    const revoked = await waitFor(
+      () => statusOf(h.seed.ids.member, ban.body.number),
+      (c) => c?.status === 'revoked',
+    );
+    expect(revoked).toMatchObject({ revokedBy: h.seed.ids.admin, revokedByName: 'alice' });
+    expect(revoked?.history.at(-1)?.note).toBe('journal undo of event 1300000000000000101');
+    const record = await recordOf(h.seed.ids.member);
+    expect(record.body.cases.find((c: { number: number }) => c.number === ban.body.number).status).toBe('revoked');
+    expect(record.body.suggestion.why).not.toContain(`#${ban.body.number}`);
+    expect(h.events.some((e) => e.type === 'case.revoked')).toBe(true);
+  });
+
+  it('a journal undo of a timeout marks the timeout case revoked', async () => {
+    const timeout = await create(h.seed.ids.support, { action: 'timeout', duration: 3600 });
+    expect(timeout.status).toBe(201);
+    await undone('member_timeout', h.seed.ids.support, '1300000000000000102');
+    const c = await waitFor(
+      () => statusOf(h.seed.ids.support, timeout.body.number),
+      (x) => x?.status === 'revoked',
+    );
+    expect(c?.revokedBy).toBe(h.seed.ids.admin);
+  });
+
+  it("the platform's own unban marks the ban case revoked", async () => {
+    const ban = await create(h.seed.ids.support, { action: 'ban' });
+    expect(ban.status).toBe(201);
+    expect((await statusOf(h.seed.ids.support, ban.body.number))?.status).toBe('active');
+    await h.dispatch('GUILD_BAN_REMOVE', {
+      guild_id: h.seed.id,
+      user: { id: h.seed.ids.support, username: 'sam', discriminator: '0', global_name: null, avatar: null },
+    });
+    const c = await waitFor(
+      () => statusOf(h.seed.ids.support, ban.body.number),
+      (x) => x?.status === 'revoked',
+    );
+    expect(c?.revokedBy).toBeNull();
+    expect(c?.history.at(-1)?.note).toBe('unbanned on the platform, not through the service');
+  });
+});

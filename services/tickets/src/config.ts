@@ -1,0 +1,17 @@
+import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { z } from 'zod';
+
+/**
+ * Extra configuration of the tickets service:
+ * - `TICKETS_HOUR_MS`: length of the "hour" of `remindAfter`/`closeAfter` in ms (default 3 600 000; tests shorten it);
+ * - `TICKETS_POLL_MS`: how often due reminders and auto-closes are looked for, in ms (default 60 000).
+ */
+export const ticketsEnv = {
+  TICKETS_HOUR_MS: z.coerce.number().int().positive().default(3_600_000),
+  TICKETS_POLL_MS: z.coerce.number().int().positive().default(60_000),
+};
+
+/** The tickets service's configuration: the shared base plus `ticketsEnv`. */
+export type TicketsConfig = BaseConfig & z.infer<z.ZodObject<typeof ticketsEnv>>;
+/** What every tickets use case receives. */
+export type TicketsContext = ServiceContext<TicketsConfig, 'tickets'>;
