@@ -331,22 +331,22 @@ describe('members without a snapshot', () => {
       ];
       for (const [t, d] of i % 4 === 3 ? order.reverse() : order) await dispatch(t, d);
     }
-    const byTarget = await eventually(async () => {
+    // An event is stored first and given its audit source's actor and data right after: wait for both.
+    await eventually(async () => {
       const events = [...(await journal('&kind=member_roles')), ...(await journal('&kind=member_nickname'))];
       expect(events).toHaveLength(20);
-      return new Map(events.map((e) => [e.target, e]));
+      const byTarget = new Map(events.map((e) => [e.target, e]));
+      for (const [i, m] of members.entries()) {
+        expect(byTarget.get(m.id)).toMatchObject({
+          kind: i < 10 ? 'member_roles' : 'member_nickname',
+          actor: ids.moderator,
+          data: {
+            ...(i < 10 ? { added: [roleA.id], removed: [] } : { before: `old${i}`, after: `nick${i}` }),
+            at: at(i).toISOString(),
+          },
+        });
+      }
     });
-    for (const [i, m] of members.entries()) {
-      const event = byTarget.get(m.id);
-      expect(event).toMatchObject({
-        kind: i < 10 ? 'member_roles' : 'member_nickname',
-        actor: ids.moderator,
-        data: {
-          ...(i < 10 ? { added: [roleA.id], removed: [] } : { before: `old${i}`, after: `nick${i}` }),
-          at: at(i).toISOString(),
-        },
-      });
-    }
   });
 
   it('compares a later change of such a member with the snapshot the first one left', async () => {

@@ -54,7 +54,8 @@ export async function memberRemoved(
  * journaled from the audit-log entry (`member_timeout`). A member without a snapshot (not in GUILD_CREATE or a
  * member chunk) cannot be compared: its change is taken from the audit entry (MEMBER_ROLE_UPDATE `$add`/`$remove`,
  * MEMBER_UPDATE `nick`) that arrived before it, or, when that entry arrives later, journaled by it
- * (`journalBlindChange`). `at` is when the dispatch was processed until the audit entry gives its time.
+ * (`journalBlindChange`); both paths store it under the audit source's id, so a race between them stores one event.
+ * `at` is when the dispatch was processed until the audit entry gives its time.
  */
 export async function memberUpdated(
   journal: Journal,
@@ -68,8 +69,8 @@ export async function memberUpdated(
   const key = dispatchKey(dispatch);
   const base = { guild: d.guild_id, target: d.user.id, targetName: after.name as string, channel: null };
   if (blind || !prev || prev.deleted) {
-    for (const kind of await journal.waitingAuditKinds(d.guild_id, d.user.id, BLIND_KINDS)) {
-      await journal.record({ ...base, kind, data: {}, dedupe: `${key}:${kind}` });
+    for (const source of await journal.waitingAuditSources(d.guild_id, d.user.id, BLIND_KINDS)) {
+      await journal.record({ ...base, kind: source.kind, data: {}, dedupe: source.id });
     }
     return;
   }
@@ -124,6 +125,7 @@ export async function journalBlindChange(
     channel: null,
     kind,
     data: {},
+    // The audit source's id: the member update racing this entry journals the change under the same key.
     dedupe: `audit:${auditId}:${kind}`,
   });
 }

@@ -136,8 +136,16 @@ export class Journal {
     return Math.abs(Date.now() - new Date(time).getTime()) <= this.windowMs;
   }
 
-  /** Kinds among `kinds` with an unclaimed audit source for `target` that arrived within the window. */
-  async waitingAuditKinds<K extends JournalKind>(guild: string, target: string, kinds: readonly K[]): Promise<K[]> {
+  /**
+   * Unclaimed audit sources of `kinds` for `target` that arrived within the window, one per kind (the newest), as
+   * `{kind, id}`: the caller journals each with the source id as its dedupe key, the key the source's own arrival
+   * path uses too, so the two arrival orders racing each other still store one event.
+   */
+  async waitingAuditSources<K extends JournalKind>(
+    guild: string,
+    target: string,
+    kinds: readonly K[],
+  ): Promise<Array<{ kind: K; id: string }>> {
     const now = Date.now();
     const sources = await ActorSourceModel.find({
       guild,
@@ -146,8 +154,13 @@ export class Journal {
       source: 'audit',
       claimedBy: null,
       receivedAt: { $gte: new Date(now - this.windowMs), $lte: new Date(now + this.windowMs) },
-    }).lean<SourceRow[]>();
-    return kinds.filter((k) => sources.some((s) => s.kind === k));
+    })
+      .sort({ receivedAt: -1 })
+      .lean<SourceRow[]>();
+    return kinds.flatMap((kind) => {
+      const source = sources.find((s) => s.kind === kind);
+      return source ? [{ kind, id: source._id }] : [];
+    });
   }
 
   private async claimSourceFor(event: EventRow): Promise<EventRow | null> {
