@@ -1,7 +1,7 @@
 import { waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
-import { Post } from '../src/posts/model';
+import { PostModel } from '../src/posts/model';
 import { type Harness, startHarness } from './harness';
 
 describe('community: forums and post status', () => {
@@ -136,7 +136,7 @@ describe('community: forums and post status', () => {
       type: 0,
     });
     const post = await waitFor(async () => {
-      const p = await Post.findById(thread).lean();
+      const p = await PostModel.findById(thread).lean();
       return p && p.voters.length === 1 ? p : null;
     });
     expect(post).toMatchObject({
@@ -201,12 +201,12 @@ describe('community: forums and post status', () => {
   });
 
   it('archives the post when its status archive time comes, once', async () => {
-    const stored = await Post.findById(thread).lean();
+    const stored = await PostModel.findById(thread).lean();
     const due = stored?.archiveAt ? new Date(stored.archiveAt).getTime() - Date.now() : 0;
     expect(due).toBeGreaterThan(59 * 60_000);
     expect(due).toBeLessThanOrEqual(60 * 60_000);
     expect(await archiveDuePosts(h.service.ctx)).toBe(0);
-    await Post.updateOne({ _id: thread }, { $set: { archiveAt: new Date(Date.now() - 1000) } });
+    await PostModel.updateOne({ _id: thread }, { $set: { archiveAt: new Date(Date.now() - 1000) } });
     h.fake.reset();
     expect(await archiveDuePosts(h.service.ctx)).toBe(1);
     expect(await archiveDuePosts(h.service.ctx)).toBe(0);
@@ -214,7 +214,7 @@ describe('community: forums and post status', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.body).toEqual({ archived: true });
     expect(h.fake.guild(h.seed.id)?.channels.get(thread)?.thread_metadata?.archived).toBe(true);
-    expect((await Post.findById(thread).lean())?.archived).toBe(true);
+    expect((await PostModel.findById(thread).lean())?.archived).toBe(true);
   });
 
   it('moving back to a status without lock, reply or role unlocks and replaces the status tag only', async () => {
@@ -235,7 +235,7 @@ describe('community: forums and post status', () => {
       archived: false,
       locked: false,
     });
-    expect((await Post.findById(thread).lean())?.archiveAt).toBeNull();
+    expect((await PostModel.findById(thread).lean())?.archiveAt).toBeNull();
   });
 
   it('refuses a tag that is not a status of the forum and an unknown post', async () => {

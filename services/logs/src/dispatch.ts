@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** A platform gateway dispatch as the bridge publishes it on `platform.dispatch.<partition>.<t>`. */
-export interface Dispatch<D = unknown> {
-  t: string;
-  s: number | null;
-  op: number;
-  d: D;
-}
+import type { Dispatch } from '@guildhall/shared';
 
 /**
  * Identity of a dispatch for de-duplication: type, gateway sequence and a hash of the payload. A redelivered or

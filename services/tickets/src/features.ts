@@ -1,14 +1,14 @@
 import { type FeaturesReply, type FeaturesRequest, RPC, type Stoppable } from '@guildhall/shared';
 import type { TicketsContext } from './config';
 import { loadSettings } from './settings/loadSettings';
-import { TicketTypes } from './settings/model';
+import { TicketTypeModel } from './settings/model';
 
 /**
  * The `tickets` setup feature of a guild: `on` when the panel is posted and there is at least one type, `partial`
  * when only one of the two holds, `off` otherwise; `note` says what is missing.
  */
 export async function ticketsFeature(guild: string): Promise<FeaturesReply> {
-  const [settings, types] = await Promise.all([loadSettings(guild), TicketTypes.countDocuments({ guild })]);
+  const [settings, types] = await Promise.all([loadSettings(guild), TicketTypeModel.countDocuments({ guild })]);
   const panel = !!settings.panelMessage;
   const missing = [...(panel ? [] : ['the panel is not posted']), ...(types ? [] : ['no ticket type exists'])];
   const state = missing.length === 0 ? 'on' : missing.length === 1 ? 'partial' : 'off';

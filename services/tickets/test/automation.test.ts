@@ -2,7 +2,7 @@ import { messageCreate } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { fakeDateOnly, waitFor } from '@guildhall/testkit';
 import { runDueWork } from '../src/automation/runDueWork';
-import { Tickets } from '../src/tickets/model';
+import { TicketModel } from '../src/tickets/model';
 import { type Harness, startHarness } from './harness';
 
 /** Real hours: the service runs in this process on a fake `Date` the tests move forward. */
@@ -82,7 +82,8 @@ it('restarts the inactivity clock when staff reply (the opener is not waiting on
       }),
     );
     await waitFor(
-      async () => (await Tickets.findOne({ thread: ticket.thread }).lean())?.activityAt?.getTime() === now.getTime(),
+      async () =>
+        (await TicketModel.findOne({ thread: ticket.thread }).lean())?.activityAt?.getTime() === now.getTime(),
     );
     advanceClock(HOUR_MS);
     // One whole automation pass at this time (the service's poller runs too; its claims keep them from acting twice).

@@ -2,7 +2,7 @@ import { type AccessReply, type AccessRequest, CAPS, type Cap, HttpProblem } fro
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { ALL_PERMISSION_BITS, grantsAllCaps, permissionNames } from '../platform/permissions';
-import { StaffRole } from '../staff/model';
+import { StaffRoleModel } from '../staff/model';
 import { loadStructure } from '../structure/loadStructure';
 import { getMember } from './memberCache';
 
@@ -32,7 +32,7 @@ export async function resolveAccess(ctx: CommunityContext, { guild, user }: Acce
   let caps: Cap[];
   if (owner || grantsAllCaps(bits)) caps = [...CAPS];
   else {
-    const staff = await StaffRole.find({ guild, role: { $in: member.roles } }).lean();
+    const staff = await StaffRoleModel.find({ guild, role: { $in: member.roles } }).lean();
     const held = new Set(staff.flatMap((s) => s.caps));
     caps = CAPS.filter((c) => held.has(c));
   }

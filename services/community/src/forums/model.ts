@@ -5,14 +5,14 @@ import type { z } from 'zod';
 export type Status = z.infer<typeof ForumStatus>;
 
 /** A managed forum (`_id`: forum channel id) and its statuses, in the order given. */
-export interface ForumDoc {
+export interface ForumRow {
   _id: string;
   guild: string;
   statuses: Status[];
   updatedAt: Date;
 }
 
-const schema = new Schema<ForumDoc>(
+const schema = new Schema<ForumRow>(
   {
     _id: { type: String, required: true },
     guild: { type: String, required: true },
@@ -23,5 +23,5 @@ const schema = new Schema<ForumDoc>(
 );
 schema.index({ guild: 1 });
 
-export const ManagedForum =
-  (mongoose.models.ManagedForum as mongoose.Model<ForumDoc>) ?? mongoose.model<ForumDoc>('ManagedForum', schema);
+export const ManagedForumModel =
+  (mongoose.models.ManagedForum as mongoose.Model<ForumRow>) ?? mongoose.model<ForumRow>('ManagedForum', schema);

@@ -2,15 +2,15 @@ import { badRequest, type FieldError, type Forum, type Identity, notFound } from
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { botTop, loadStructure } from '../structure/loadStructure';
-import type { StoredChannel, StructureDoc } from '../structure/model';
-import { ManagedForum, type Status } from './model';
+import type { StoredChannel, StructureRow } from '../structure/model';
+import { ManagedForumModel, type Status } from './model';
 import { toForum } from './toForum';
 
 /** Forum and media channel types. */
 export const FORUM_TYPES = new Set([15, 16]);
 
 /** The forum channel `forum` of `guild` from the structure; 404 when it is not a forum or media channel there. */
-export function findForum(structure: StructureDoc, forum: string): StoredChannel {
+export function findForum(structure: StructureRow, forum: string): StoredChannel {
   const channel = structure.channels.find((c) => c.id === forum);
   if (!channel || !FORUM_TYPES.has(channel.type)) throw notFound(`Channel ${forum} is not a forum of this guild`);
   return channel;
@@ -33,7 +33,7 @@ export async function setForumStatuses(
   const errors = checkStatuses(structure, channel, statuses);
   if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
   const doc = { _id: forum, guild, statuses, updatedAt: new Date() };
-  await ManagedForum.replaceOne({ _id: forum }, doc, { upsert: true });
+  await ManagedForumModel.replaceOne({ _id: forum }, doc, { upsert: true });
   const tagNames = new Map(channel.tags.map((t) => [t.id, t.name]));
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'forum',
@@ -47,7 +47,7 @@ export async function setForumStatuses(
   return toForum(channel, doc);
 }
 
-function checkStatuses(structure: StructureDoc, channel: StoredChannel, statuses: Status[]): FieldError[] {
+function checkStatuses(structure: StructureRow, channel: StoredChannel, statuses: Status[]): FieldError[] {
   const tags = new Set(channel.tags.map((t) => t.id));
   const roles = new Map(structure.roles.map((r) => [r.id, r]));
   const top = botTop(structure);

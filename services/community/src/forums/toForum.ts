@@ -1,14 +1,14 @@
 import type { Forum } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { StoredChannel } from '../structure/model';
-import type { ForumDoc } from './model';
+import type { ForumRow } from './model';
 
 /**
  * Forum channel + its stored statuses -> the forum record. `managed`: statuses are set. `defaultTag`: the tag of the
  * first status (the status a post starts in; applied to new posts that carry no status tag), null when unmanaged.
  * `defaultReaction`: the forum's default reaction emoji on the platform (unicode or custom emoji id).
  */
-export function toForum(channel: StoredChannel, doc: ForumDoc | null): z.infer<typeof Forum> {
+export function toForum(channel: StoredChannel, doc: ForumRow | null): z.infer<typeof Forum> {
   const statuses = doc?.statuses ?? [];
   return {
     forum: channel.id,

@@ -2,7 +2,7 @@ import { badRequest, type FieldError, type Identity } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { copyItems } from './copyItems';
-import { GuildItem, Pack, type PackItem, Subscription, type SubscriptionDoc } from './model';
+import { GuildItemModel, type PackItem, PackModel, SubscriptionModel, type SubscriptionRow } from './model';
 import { packForContributor } from './packAccess';
 
 /**
@@ -21,9 +21,9 @@ export async function addPackItems(
 ) {
   const pack = await packForContributor(guild, packId);
   await loadStructure(ctx, guild);
-  const items = new Map((await GuildItem.find({ guild, id: { $in: ids } }).lean()).map((i) => [i.id, i]));
+  const items = new Map((await GuildItemModel.find({ guild, id: { $in: ids } }).lean()).map((i) => [i.id, i]));
   const copies = new Set(
-    (await Subscription.find({ guild, owner: false }).lean()).flatMap((s) =>
+    (await SubscriptionModel.find({ guild, owner: false }).lean()).flatMap((s) =>
       s.copies.filter((c) => c.item !== c.id).map((c) => c.id),
     ),
   );
@@ -40,7 +40,7 @@ export async function addPackItems(
     else added.push({ id, guild, kind: item.kind, name: item.name, animated: item.animated, format: item.format });
   });
   if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
-  await Pack.updateOne({ _id: packId }, { $push: { items: { $each: added } } });
+  await PackModel.updateOne({ _id: packId }, { $push: { items: { $each: added } } });
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'pack',
     target: packId,
@@ -48,11 +48,11 @@ export async function addPackItems(
     actor: actor.sub,
     actorName: actor.name,
   });
-  const subscribers = await Subscription.find({ pack: packId, owner: false }).lean<SubscriptionDoc[]>();
+  const subscribers = await SubscriptionModel.find({ pack: packId, owner: false }).lean<SubscriptionRow[]>();
   for (const sub of subscribers) {
     const source = sub.guild === guild ? added.map((a) => ({ item: a.id, id: a.id })) : [];
     if (source.length) {
-      await Subscription.updateOne({ _id: sub._id }, { $push: { copies: { $each: source } } });
+      await SubscriptionModel.updateOne({ _id: sub._id }, { $push: { copies: { $each: source } } });
       continue;
     }
     try {

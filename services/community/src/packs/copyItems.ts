@@ -2,7 +2,7 @@ import { HttpProblem, platformFailure, platformProblem } from '@guildhall/shared
 import type { APIEmoji, APISticker } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { itemImageUrl, rememberGuildItem } from './guildItems';
-import { type ItemKind, type PackItem, Subscription, type SubscriptionDoc } from './model';
+import { type ItemKind, type PackItem, SubscriptionModel, type SubscriptionRow } from './model';
 
 /** The platform's codes for "maximum number of emojis / stickers reached". */
 const SLOTS_FULL = new Set([30008, 30039]);
@@ -74,7 +74,7 @@ async function createCopy(
  */
 export async function copyItems(
   ctx: CommunityContext,
-  sub: SubscriptionDoc,
+  sub: SubscriptionRow,
   items: PackItem[],
   packName: string,
 ): Promise<CopyOutcome> {
@@ -89,7 +89,7 @@ export async function copyItems(
     }
     try {
       const created = await createCopy(ctx, sub.guild, item, `Guildhall: pack ${packName}`);
-      await Subscription.updateOne({ _id: sub._id }, { $push: { copies: { item: item.id, id: created.id } } });
+      await SubscriptionModel.updateOne({ _id: sub._id }, { $push: { copies: { item: item.id, id: created.id } } });
       outcome.copied++;
     } catch (err) {
       if (err instanceof HttpProblem) throw err;

@@ -1,7 +1,7 @@
 import type { AvailablePack, Identity } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
-import { Pack, Subscription, subscriptionId } from './model';
+import { PackModel, SubscriptionModel, subscriptionId } from './model';
 import { newPackId } from './packId';
 
 /**
@@ -16,9 +16,9 @@ export async function createPack(
 ): Promise<z.infer<typeof AvailablePack>> {
   const id = newPackId();
   const createdAt = new Date();
-  await Pack.create({ _id: id, owner: guild, name, items: [], createdAt });
-  const last = await Subscription.findOne({ guild }).sort({ position: -1 }).lean();
-  await Subscription.create({
+  await PackModel.create({ _id: id, owner: guild, name, items: [], createdAt });
+  const last = await SubscriptionModel.findOne({ guild }).sort({ position: -1 }).lean();
+  await SubscriptionModel.create({
     _id: subscriptionId(guild, id),
     guild,
     pack: id,

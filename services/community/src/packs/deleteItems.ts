@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { forgetGuildItem } from './guildItems';
-import { GuildItem, type GuildItemDoc, Pack, Subscription } from './model';
+import { GuildItemModel, type GuildItemRow, PackModel, SubscriptionModel } from './model';
 
 interface Removal {
   guild: string;
@@ -11,11 +11,11 @@ interface Removal {
 }
 
 interface Planned {
-  item: GuildItemDoc;
+  item: GuildItemRow;
   removals: Removal[];
 }
 
-function label(item: GuildItemDoc): string {
+function label(item: GuildItemRow): string {
   return item.kind === 'sticker' ? `sticker ${item.name} (${item.id})` : `emoji :${item.name}: (${item.id})`;
 }
 
@@ -26,9 +26,9 @@ function label(item: GuildItemDoc): string {
  */
 async function plan(guild: string, ids: string[]): Promise<{ planned: Planned[]; conflicts: string[] }> {
   const unique = [...new Set(ids)];
-  const items = new Map((await GuildItem.find({ guild, id: { $in: unique } }).lean()).map((i) => [i.id, i]));
-  const ownSubs = await Subscription.find({ guild, owner: false }).lean();
-  const foreignPacks = await Pack.find({ owner: { $ne: guild }, 'items.id': { $in: unique } }).lean();
+  const items = new Map((await GuildItemModel.find({ guild, id: { $in: unique } }).lean()).map((i) => [i.id, i]));
+  const ownSubs = await SubscriptionModel.find({ guild, owner: false }).lean();
+  const foreignPacks = await PackModel.find({ owner: { $ne: guild }, 'items.id': { $in: unique } }).lean();
   const copyOf = new Map<string, string>();
   for (const s of ownSubs) for (const c of s.copies) if (c.item !== c.id) copyOf.set(c.id, s.pack);
   const conflicts: string[] = [];
@@ -51,7 +51,7 @@ async function plan(guild: string, ids: string[]): Promise<{ planned: Planned[];
       conflicts.push(`${label(item)}: in use by pack ${usedBy.name} (${usedBy._id}) owned by another guild`);
       continue;
     }
-    const subs = await Subscription.find({ guild: { $ne: guild }, 'copies.item': id }).lean();
+    const subs = await SubscriptionModel.find({ guild: { $ne: guild }, 'copies.item': id }).lean();
     const removals = [
       { guild, id },
       ...subs.flatMap((s) =>
@@ -63,7 +63,7 @@ async function plan(guild: string, ids: string[]): Promise<{ planned: Planned[];
   return { planned, conflicts };
 }
 
-async function remove(ctx: CommunityContext, item: GuildItemDoc, removal: Removal, reason: string): Promise<void> {
+async function remove(ctx: CommunityContext, item: GuildItemRow, removal: Removal, reason: string): Promise<void> {
   try {
     if (item.kind === 'sticker') await ctx.platform.guilds.deleteSticker(removal.guild, removal.id, { reason });
     else await ctx.platform.guilds.deleteEmoji(removal.guild, removal.id, { reason });
@@ -71,7 +71,7 @@ async function remove(ctx: CommunityContext, item: GuildItemDoc, removal: Remova
     if (!isPlatformNotFound(err)) throw platformProblem(err, `delete ${item.name} in guild ${removal.guild}`);
   }
   await forgetGuildItem(removal.guild, removal.id);
-  await Subscription.updateMany({ guild: removal.guild }, { $pull: { copies: { id: removal.id } } });
+  await SubscriptionModel.updateMany({ guild: removal.guild }, { $pull: { copies: { id: removal.id } } });
 }
 
 /**
@@ -100,7 +100,7 @@ export async function deleteItems(
   const reason = `Guildhall: items deleted by ${actor.name}`;
   for (const { item, removals } of planned) {
     for (const removal of [...removals.slice(1), removals[0] as Removal]) await remove(ctx, item, removal, reason);
-    await Pack.updateMany({ 'items.id': item.id }, { $pull: { items: { id: item.id } } });
+    await PackModel.updateMany({ 'items.id': item.id }, { $pull: { items: { id: item.id } } });
   }
   await ctx.outbox.emit(guild, 'items.deleted', {
     items: planned.map(({ item }) => ({ id: item.id, name: item.name, kind: item.kind })),

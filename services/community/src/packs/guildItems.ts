@@ -1,8 +1,8 @@
 import type { APIEmoji, APISticker } from 'discord-api-types/v10';
-import { GuildItem, type GuildItemDoc, type ItemKind } from './model';
+import { GuildItemModel, type GuildItemRow, type ItemKind } from './model';
 
 /** Emoji -> stored item (kind `emoji` or `animated_emoji`). */
-function fromEmoji(guild: string, emoji: APIEmoji): GuildItemDoc | null {
+function fromEmoji(guild: string, emoji: APIEmoji): GuildItemRow | null {
   if (!emoji.id) return null;
   return {
     _id: `${guild}:${emoji.id}`,
@@ -17,7 +17,7 @@ function fromEmoji(guild: string, emoji: APIEmoji): GuildItemDoc | null {
 }
 
 /** Sticker -> stored item (kind `sticker`). */
-function fromSticker(guild: string, sticker: APISticker): GuildItemDoc {
+function fromSticker(guild: string, sticker: APISticker): GuildItemRow {
   return {
     _id: `${guild}:${sticker.id}`,
     guild,
@@ -42,21 +42,21 @@ export async function replaceGuildItems(
   const kinds: ItemKind[] = family === 'emoji' ? ['emoji', 'animated_emoji'] : ['sticker'];
   const docs =
     family === 'emoji'
-      ? (list as APIEmoji[]).map((e) => fromEmoji(guild, e)).filter((d): d is GuildItemDoc => !!d)
+      ? (list as APIEmoji[]).map((e) => fromEmoji(guild, e)).filter((d): d is GuildItemRow => !!d)
       : (list as APISticker[]).map((s) => fromSticker(guild, s));
-  await GuildItem.deleteMany({ guild, kind: { $in: kinds }, id: { $nin: docs.map((d) => d.id) } });
-  for (const doc of docs) await GuildItem.replaceOne({ _id: doc._id }, doc, { upsert: true });
+  await GuildItemModel.deleteMany({ guild, kind: { $in: kinds }, id: { $nin: docs.map((d) => d.id) } });
+  for (const doc of docs) await GuildItemModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
 }
 
 /** Stores one item just created on the platform by the service (before its dispatch arrives). */
 export async function rememberGuildItem(guild: string, item: APIEmoji | APISticker, family: 'emoji' | 'sticker') {
   const doc = family === 'emoji' ? fromEmoji(guild, item as APIEmoji) : fromSticker(guild, item as APISticker);
-  if (doc) await GuildItem.replaceOne({ _id: doc._id }, doc, { upsert: true });
+  if (doc) await GuildItemModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
 }
 
 /** Forgets one item deleted by the service. */
 export async function forgetGuildItem(guild: string, id: string): Promise<void> {
-  await GuildItem.deleteOne({ _id: `${guild}:${id}` });
+  await GuildItemModel.deleteOne({ _id: `${guild}:${id}` });
 }
 
 /** The CDN URL of an item's image (`base`: PLATFORM_CDN_URL). Stickers: png (PNG/APNG), gif (GIF), json (Lottie). */

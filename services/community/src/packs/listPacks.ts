@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { itemImageUrl } from './guildItems';
-import { GuildItem, Pack, Subscription } from './model';
+import { GuildItemModel, PackModel, SubscriptionModel } from './model';
 import { guildSlots } from './slots';
 
 const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlagsBits.CreateGuildExpressions;
@@ -17,15 +17,15 @@ const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlags
  */
 export async function listPacks(ctx: CommunityContext, guild: string): Promise<z.infer<typeof PacksResponse>> {
   const structure = await loadStructure(ctx, guild);
-  const subs = await Subscription.find({ guild }).sort({ position: 1 }).lean();
-  const packs = await Pack.find({ _id: { $in: subs.map((s) => s.pack) } }).lean();
+  const subs = await SubscriptionModel.find({ guild }).sort({ position: 1 }).lean();
+  const packs = await PackModel.find({ _id: { $in: subs.map((s) => s.pack) } }).lean();
   const byId = new Map(packs.map((p) => [p._id, p]));
-  const items = await GuildItem.find({ guild, managed: false }).lean();
+  const items = await GuildItemModel.find({ guild, managed: false }).lean();
   const present = new Set(items.map((i) => i.id));
   const packed = new Set<string>();
   for (const s of subs) for (const c of s.copies) packed.add(c.id);
   for (const p of packs) for (const i of p.items) if (i.guild === guild) packed.add(i.id);
-  const available = await Pack.find({ _id: { $nin: subs.map((s) => s.pack) } })
+  const available = await PackModel.find({ _id: { $nin: subs.map((s) => s.pack) } })
     .sort({ createdAt: -1 })
     .limit(100)
     .lean();

@@ -8,7 +8,7 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
  * GUILD_STICKERS_UPDATE dispatches and guild fetches). `format`: the platform's sticker format type (null for emoji).
  * `managed`: emoji managed by an integration (not counted in slots, never packed).
  */
-export interface GuildItemDoc {
+export interface GuildItemRow {
   _id: string;
   guild: string;
   id: string;
@@ -30,7 +30,7 @@ export interface PackItem {
 }
 
 /** A pack: a collection of items owned by guild `owner`; `items` is in the pack's order. */
-export interface PackDoc {
+export interface PackRow {
   _id: string;
   owner: string;
   name: string;
@@ -48,7 +48,7 @@ export interface ItemCopy {
  * A guild taking part in a pack. The owner guild's own row has `owner: true` (its items are the originals, no copies).
  * `position`: order of the guild's packs (1 = first). `contributes`: the guild may add its own items.
  */
-export interface SubscriptionDoc {
+export interface SubscriptionRow {
   _id: string;
   guild: string;
   pack: string;
@@ -59,7 +59,7 @@ export interface SubscriptionDoc {
   createdAt: Date;
 }
 
-const guildItemSchema = new Schema<GuildItemDoc>(
+const guildItemSchema = new Schema<GuildItemRow>(
   {
     _id: { type: String, required: true },
     guild: { type: String, required: true },
@@ -74,7 +74,7 @@ const guildItemSchema = new Schema<GuildItemDoc>(
 );
 guildItemSchema.index({ guild: 1, kind: 1 });
 
-const packSchema = new Schema<PackDoc>(
+const packSchema = new Schema<PackRow>(
   {
     _id: { type: String, required: true },
     owner: { type: String, required: true },
@@ -87,7 +87,7 @@ const packSchema = new Schema<PackDoc>(
 packSchema.index({ owner: 1 });
 packSchema.index({ createdAt: -1 });
 
-const subscriptionSchema = new Schema<SubscriptionDoc>(
+const subscriptionSchema = new Schema<SubscriptionRow>(
   {
     _id: { type: String, required: true },
     guild: { type: String, required: true },
@@ -103,13 +103,14 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
 subscriptionSchema.index({ guild: 1, position: 1 });
 subscriptionSchema.index({ pack: 1 });
 
-export const GuildItem =
-  (mongoose.models.GuildItem as mongoose.Model<GuildItemDoc>) ??
-  mongoose.model<GuildItemDoc>('GuildItem', guildItemSchema);
-export const Pack = (mongoose.models.Pack as mongoose.Model<PackDoc>) ?? mongoose.model<PackDoc>('Pack', packSchema);
-export const Subscription =
-  (mongoose.models.Subscription as mongoose.Model<SubscriptionDoc>) ??
-  mongoose.model<SubscriptionDoc>('Subscription', subscriptionSchema);
+export const GuildItemModel =
+  (mongoose.models.GuildItem as mongoose.Model<GuildItemRow>) ??
+  mongoose.model<GuildItemRow>('GuildItem', guildItemSchema);
+export const PackModel =
+  (mongoose.models.Pack as mongoose.Model<PackRow>) ?? mongoose.model<PackRow>('Pack', packSchema);
+export const SubscriptionModel =
+  (mongoose.models.Subscription as mongoose.Model<SubscriptionRow>) ??
+  mongoose.model<SubscriptionRow>('Subscription', subscriptionSchema);
 
 /** Id of a subscription row. */
 export const subscriptionId = (guild: string, pack: string) => `${guild}:${pack}`;

@@ -1,5 +1,5 @@
 import { badRequest, type FieldError } from '@guildhall/shared';
-import { Pack } from './model';
+import { PackModel } from './model';
 import { packForContributor } from './packAccess';
 
 /**
@@ -19,5 +19,5 @@ export async function orderPackItems(guild: string, packId: string, ids: string[
   for (const id of byId.keys())
     if (!seen.has(id)) errors.push({ field: 'body.ids', message: `${id} (${byId.get(id)?.name}) is missing` });
   if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
-  await Pack.updateOne({ _id: packId }, { $set: { items: ids.map((id) => byId.get(id)) } });
+  await PackModel.updateOne({ _id: packId }, { $set: { items: ids.map((id) => byId.get(id)) } });
 }

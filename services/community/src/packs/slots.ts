@@ -1,4 +1,4 @@
-import { GuildItem, type ItemKind } from './model';
+import { GuildItemModel, type ItemKind } from './model';
 
 /** Emoji slots per boost tier (0-3), for static and for animated emoji each. */
 const EMOJI_LIMITS = [50, 100, 150, 250];
@@ -14,7 +14,7 @@ export interface Slot {
 
 /** Slots of a guild per item kind: `used` from its stored items (integration-managed emoji excluded), `limit` from its boost tier. */
 export async function guildSlots(guild: string, premiumTier: number): Promise<Slot[]> {
-  const items = await GuildItem.find({ guild, managed: false }, { kind: 1 }).lean();
+  const items = await GuildItemModel.find({ guild, managed: false }, { kind: 1 }).lean();
   const used = (kind: ItemKind) => items.filter((i) => i.kind === kind).length;
   const tier = Math.max(0, Math.min(3, premiumTier));
   return [

@@ -3,12 +3,12 @@ import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { copyItems } from './copyItems';
 import {
-  GuildItem,
+  GuildItemModel,
   type ItemKind,
-  Pack,
   type PackItem,
-  Subscription,
-  type SubscriptionDoc,
+  PackModel,
+  SubscriptionModel,
+  type SubscriptionRow,
   subscriptionId,
 } from './model';
 import { guildSlots } from './slots';
@@ -33,13 +33,13 @@ export async function subscribeToPack(
   contributes: boolean,
   actor: Identity,
 ): Promise<void> {
-  const pack = await Pack.findById(packId).lean();
+  const pack = await PackModel.findById(packId).lean();
   if (!pack) throw notFound(`Pack ${packId} not found`);
   if (pack.owner === guild)
     throw badRequest('This guild owns the pack; it always takes part in it', [
       { field: 'params.pack', message: 'is owned by this guild' },
     ]);
-  let sub = await Subscription.findById(subscriptionId(guild, packId)).lean<SubscriptionDoc>();
+  let sub = await SubscriptionModel.findById(subscriptionId(guild, packId)).lean<SubscriptionRow>();
   if (!sub) {
     const structure = await loadStructure(ctx, guild);
     const slots = await guildSlots(guild, structure.premiumTier);
@@ -54,7 +54,7 @@ export async function subscribeToPack(
         `Not enough free slots for pack ${pack.name}: ${shortfall.map((s) => `${s.kind} needs ${s.needed}, ${s.free} free`).join('; ')}. Nothing was copied.`,
         { shortfall },
       );
-    const last = await Subscription.findOne({ guild }).sort({ position: -1 }).lean();
+    const last = await SubscriptionModel.findOne({ guild }).sort({ position: -1 }).lean();
     sub = {
       _id: subscriptionId(guild, packId),
       guild,
@@ -66,13 +66,13 @@ export async function subscribeToPack(
       createdAt: new Date(),
     };
     const { _id, ...insert } = sub;
-    await Subscription.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
+    await SubscriptionModel.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   }
-  await Subscription.updateOne({ _id: sub._id }, { $set: { contributes } });
-  const present = new Set((await GuildItem.find({ guild }, { id: 1 }).lean()).map((i) => i.id));
+  await SubscriptionModel.updateOne({ _id: sub._id }, { $set: { contributes } });
+  const present = new Set((await GuildItemModel.find({ guild }, { id: 1 }).lean()).map((i) => i.id));
   const stale = sub.copies.filter((c) => !present.has(c.id));
   if (stale.length) {
-    await Subscription.updateOne({ _id: sub._id }, { $pull: { copies: { id: { $in: stale.map((c) => c.id) } } } });
+    await SubscriptionModel.updateOne({ _id: sub._id }, { $pull: { copies: { id: { $in: stale.map((c) => c.id) } } } });
     sub = { ...sub, copies: sub.copies.filter((c) => present.has(c.id)) };
   }
   const outcome = await copyItems(ctx, sub, pack.items, pack.name);

@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { forgetGuildItem } from './guildItems';
-import { GuildItem, Pack, Subscription, type SubscriptionDoc, subscriptionId } from './model';
+import { GuildItemModel, PackModel, SubscriptionModel, type SubscriptionRow, subscriptionId } from './model';
 
 /**
  * Unsubscribes `guild` from `packId`: deletes each copy the subscription made in this guild on the platform (one
@@ -25,7 +25,7 @@ export async function unsubscribeFromPack(
   preview: boolean,
   actor: Identity,
 ): Promise<z.infer<typeof ItemDeletionResult>> {
-  const sub = await Subscription.findById(subscriptionId(guild, packId)).lean<SubscriptionDoc>();
+  const sub = await SubscriptionModel.findById(subscriptionId(guild, packId)).lean<SubscriptionRow>();
   if (!sub) throw notFound(`This guild is not subscribed to pack ${packId}`);
   if (sub.owner)
     throw badRequest('This guild owns the pack; it always takes part in it', [
@@ -33,7 +33,7 @@ export async function unsubscribeFromPack(
     ]);
   const copies = sub.copies.filter((c) => c.id !== c.item);
   const items = new Map(
-    (await GuildItem.find({ guild, id: { $in: copies.map((c) => c.id) } }).lean()).map((i) => [i.id, i]),
+    (await GuildItemModel.find({ guild, id: { $in: copies.map((c) => c.id) } }).lean()).map((i) => [i.id, i]),
   );
   const lines = copies.map((c) => {
     const item = items.get(c.id);
@@ -52,10 +52,10 @@ export async function unsubscribeFromPack(
       }
       await forgetGuildItem(guild, copy.id);
     }
-    await Subscription.updateOne({ _id: sub._id }, { $pull: { copies: { id: copy.id } } });
+    await SubscriptionModel.updateOne({ _id: sub._id }, { $pull: { copies: { id: copy.id } } });
   }
-  await Subscription.deleteOne({ _id: sub._id });
-  const pack = await Pack.findById(packId).lean();
+  await SubscriptionModel.deleteOne({ _id: sub._id });
+  const pack = await PackModel.findById(packId).lean();
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'pack',
     target: packId,

@@ -1,6 +1,6 @@
 import type { Dispatch } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
-import { Post } from './model';
+import { PostModel } from './model';
 import { trackPost } from './trackPost';
 
 /** Platform dispatches that change posts. */
@@ -41,7 +41,7 @@ export async function applyPostDispatch(
       if (dispatch.d.guild_id) await trackPost(ctx, dispatch.d.guild_id, dispatch.d);
       return;
     case 'THREAD_DELETE':
-      await Post.deleteOne({ _id: dispatch.d.id });
+      await PostModel.deleteOne({ _id: dispatch.d.id });
       return;
     case 'MESSAGE_REACTION_ADD':
     case 'MESSAGE_REACTION_REMOVE': {
@@ -50,22 +50,25 @@ export async function applyPostDispatch(
       const key = `${d.user_id}:${emojiKey(d.emoji)}`;
       const update =
         dispatch.t === 'MESSAGE_REACTION_ADD' ? { $addToSet: { voters: key } } : { $pull: { voters: key } };
-      await Post.updateOne({ _id: d.channel_id }, update);
+      await PostModel.updateOne({ _id: d.channel_id }, update);
       return;
     }
     case 'MESSAGE_REACTION_REMOVE_ALL': {
       const d = dispatch.d;
       if (d.guild_id && d.message_id === d.channel_id)
-        await Post.updateOne({ _id: d.channel_id }, { $set: { voters: [] } });
+        await PostModel.updateOne({ _id: d.channel_id }, { $set: { voters: [] } });
       return;
     }
     case 'MESSAGE_REACTION_REMOVE_EMOJI': {
       const d = dispatch.d;
       if (!d.guild_id || d.message_id !== d.channel_id) return;
-      const post = await Post.findById(d.channel_id).lean();
+      const post = await PostModel.findById(d.channel_id).lean();
       if (!post) return;
       const suffix = `:${emojiKey(d.emoji)}`;
-      await Post.updateOne({ _id: post._id }, { $pullAll: { voters: post.voters.filter((v) => v.endsWith(suffix)) } });
+      await PostModel.updateOne(
+        { _id: post._id },
+        { $pullAll: { voters: post.voters.filter((v) => v.endsWith(suffix)) } },
+      );
       return;
     }
   }

@@ -1,6 +1,6 @@
 import { isPlatformNotFound, platformFailure } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
-import { Post, type PostDoc } from './model';
+import { PostModel, type PostRow } from './model';
 
 const RETRY_MS = 5 * 60_000;
 
@@ -12,11 +12,11 @@ const RETRY_MS = 5 * 60_000;
 export async function archiveDuePosts(ctx: CommunityContext): Promise<number> {
   let archived = 0;
   for (;;) {
-    const post = await Post.findOneAndUpdate(
+    const post = await PostModel.findOneAndUpdate(
       { archiveAt: { $ne: null, $lte: new Date() } },
       { $set: { archiveAt: null } },
       { returnDocument: 'before' },
-    ).lean<PostDoc>();
+    ).lean<PostRow>();
     if (!post) return archived;
     try {
       await ctx.platform.channels.edit(
@@ -24,13 +24,13 @@ export async function archiveDuePosts(ctx: CommunityContext): Promise<number> {
         { archived: true },
         { reason: 'Guildhall: status archive time reached' },
       );
-      await Post.updateOne({ _id: post._id }, { $set: { archived: true } });
+      await PostModel.updateOne({ _id: post._id }, { $set: { archived: true } });
       archived++;
     } catch (err) {
-      if (isPlatformNotFound(err)) await Post.deleteOne({ _id: post._id });
+      if (isPlatformNotFound(err)) await PostModel.deleteOne({ _id: post._id });
       else {
         ctx.logger.warn({ post: post._id, failure: platformFailure(err) }, 'archiving a post failed; retrying later');
-        await Post.updateOne(
+        await PostModel.updateOne(
           { _id: post._id, archiveAt: null },
           { $set: { archiveAt: new Date(Date.now() + RETRY_MS) } },
         );

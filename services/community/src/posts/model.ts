@@ -5,7 +5,7 @@ import mongoose, { Schema } from 'mongoose';
  * on the starter message (votes = distinct users). `assignee`: the staff member who last set the post's status.
  * `archiveAt`: when the service archives the post (set by a status with `archiveAfter`), null when not scheduled.
  */
-export interface PostDoc {
+export interface PostRow {
   _id: string;
   guild: string;
   forum: string;
@@ -22,7 +22,7 @@ export interface PostDoc {
   archiveAt: Date | null;
 }
 
-const schema = new Schema<PostDoc>(
+const schema = new Schema<PostRow>(
   {
     _id: { type: String, required: true },
     guild: { type: String, required: true },
@@ -44,4 +44,4 @@ const schema = new Schema<PostDoc>(
 schema.index({ guild: 1, forum: 1, createdAt: -1 });
 schema.index({ archiveAt: 1 });
 
-export const Post = (mongoose.models.Post as mongoose.Model<PostDoc>) ?? mongoose.model<PostDoc>('Post', schema);
+export const PostModel = (mongoose.models.Post as mongoose.Model<PostRow>) ?? mongoose.model<PostRow>('Post', schema);

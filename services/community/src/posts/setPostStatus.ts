@@ -10,17 +10,17 @@ import {
 import type { APIChannel } from 'discord-api-types/v10';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
-import { ManagedForum } from '../forums/model';
+import { ManagedForumModel } from '../forums/model';
 import { loadStructure } from '../structure/loadStructure';
-import { Post, type PostDoc } from './model';
+import { PostModel, type PostRow } from './model';
 import { toPost } from './toPost';
 import { trackPost } from './trackPost';
 
 /** The platform's limit of tags applied to one forum post. */
 const MAX_APPLIED_TAGS = 5;
 
-async function findPost(ctx: CommunityContext, guild: string, thread: string): Promise<PostDoc> {
-  const stored = await Post.findOne({ _id: thread, guild }).lean<PostDoc>();
+async function findPost(ctx: CommunityContext, guild: string, thread: string): Promise<PostRow> {
+  const stored = await PostModel.findOne({ _id: thread, guild }).lean<PostRow>();
   if (stored) return stored;
   let channel: APIChannel;
   try {
@@ -51,7 +51,7 @@ export async function setPostStatus(
   actor: Identity,
 ): Promise<z.infer<typeof ForumPost>> {
   const post = await findPost(ctx, guild, thread);
-  const forum = await ManagedForum.findById(post.forum).lean();
+  const forum = await ManagedForumModel.findById(post.forum).lean();
   const status = forum?.statuses.find((s) => s.tag === tag);
   if (!forum || !status)
     throw badRequest(`Tag ${tag} is not a status of the post's forum`, [
@@ -68,7 +68,7 @@ export async function setPostStatus(
   } catch (err) {
     throw platformProblem(err, 'apply the status tag');
   }
-  await Post.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
+  await PostModel.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
   if (status.reply.trim()) {
     try {
       await ctx.platform.channels.createMessage(thread, { content: status.reply, allowed_mentions: { parse: [] } });
@@ -84,11 +84,11 @@ export async function setPostStatus(
     }
   }
   const archiveAt = status.archiveAfter > 0 ? new Date(Date.now() + status.archiveAfter * 60_000) : null;
-  const updated = await Post.findOneAndUpdate(
+  const updated = await PostModel.findOneAndUpdate(
     { _id: thread },
     { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name } },
     { returnDocument: 'after' },
-  ).lean<PostDoc>();
+  ).lean<PostRow>();
   const event: ForumStatusEvent = {
     thread,
     title: post.title,

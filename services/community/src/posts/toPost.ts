@@ -1,6 +1,6 @@
 import type { ForumPost } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { PostDoc } from './model';
+import type { PostRow } from './model';
 
 /** Number of distinct users who reacted to the post's starter message. */
 export function voteCount(voters: string[]): number {
@@ -8,7 +8,7 @@ export function voteCount(voters: string[]): number {
 }
 
 /** Stored post -> the forum post resource. */
-export function toPost(doc: PostDoc): z.infer<typeof ForumPost> {
+export function toPost(doc: PostRow): z.infer<typeof ForumPost> {
   return {
     thread: doc._id,
     guild: doc.guild,

@@ -1,10 +1,10 @@
 import { snowflakeTime } from '@guildhall/shared';
 import { getMember } from '../access/memberCache';
 import type { CommunityContext } from '../config';
-import { ManagedForum } from '../forums/model';
+import { ManagedForumModel } from '../forums/model';
 import { FORUM_TYPES } from '../forums/setForumStatuses';
 import { loadStructure } from '../structure/loadStructure';
-import { Post, type PostDoc } from './model';
+import { PostModel, type PostRow } from './model';
 
 /** The thread fields a post is tracked from (a thread channel object or THREAD_* dispatch). */
 export interface PlatformThread {
@@ -35,9 +35,9 @@ export async function displayName(
  * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
  * stored post, or null when the thread is not in a forum. Idempotent.
  */
-export async function trackPost(ctx: CommunityContext, guild: string, thread: PlatformThread): Promise<PostDoc | null> {
+export async function trackPost(ctx: CommunityContext, guild: string, thread: PlatformThread): Promise<PostRow | null> {
   if (!thread.parent_id) return null;
-  const existing = await Post.findById(thread.id).lean<PostDoc>();
+  const existing = await PostModel.findById(thread.id).lean<PostRow>();
   if (!existing) {
     const structure = await loadStructure(ctx, guild);
     const parent = structure.channels.find((c) => c.id === thread.parent_id);
@@ -50,12 +50,12 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     locked: thread.thread_metadata?.locked ?? existing?.locked ?? false,
   };
   if (existing) {
-    await Post.updateOne({ _id: thread.id }, { $set: fields });
+    await PostModel.updateOne({ _id: thread.id }, { $set: fields });
     return { ...existing, ...fields };
   }
   const author = thread.owner_id ?? '0';
   const created = thread.thread_metadata?.create_timestamp;
-  const doc: PostDoc = {
+  const doc: PostRow = {
     _id: thread.id,
     guild,
     forum: thread.parent_id,
@@ -69,12 +69,12 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     archiveAt: null,
   };
   const { _id, ...insert } = doc;
-  await Post.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
+  await PostModel.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   return applyDefaultStatus(ctx, doc);
 }
 
-async function applyDefaultStatus(ctx: CommunityContext, post: PostDoc): Promise<PostDoc> {
-  const forum = await ManagedForum.findById(post.forum).lean();
+async function applyDefaultStatus(ctx: CommunityContext, post: PostRow): Promise<PostRow> {
+  const forum = await ManagedForumModel.findById(post.forum).lean();
   const first = forum?.statuses[0];
   if (!forum || !first || post.tags.length >= 5) return post;
   const statusTags = new Set(forum.statuses.map((s) => s.tag));
@@ -85,6 +85,6 @@ async function applyDefaultStatus(ctx: CommunityContext, post: PostDoc): Promise
     { applied_tags: tags },
     { reason: 'Guildhall: initial status of a new post' },
   );
-  await Post.updateOne({ _id: post._id }, { $set: { tags } });
+  await PostModel.updateOne({ _id: post._id }, { $set: { tags } });
   return { ...post, tags };
 }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { type PlatformChannel, toStoredChannel, toStoredRole } from '../structure/fromPlatform';
 import { fetchStructure, mutateStructure } from '../structure/loadStructure';
-import type { StructureDoc } from '../structure/model';
+import type { StructureRow } from '../structure/model';
 import { matchPlace } from './matchPlace';
 import { type PlaceSpec, TEMPLATES } from './templates';
 
@@ -14,7 +14,7 @@ type Applied = z.infer<typeof AppliedPlace>;
 const STAFF_VIEW =
   PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory;
 
-function channelBody(structure: StructureDoc, place: PlaceSpec, gate: boolean) {
+function channelBody(structure: StructureRow, place: PlaceSpec, gate: boolean) {
   return {
     name: place.name,
     type: place.type,

@@ -1,9 +1,9 @@
 import type { FeatureEntry } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
-import { ManagedForum } from '../forums/model';
+import { ManagedForumModel } from '../forums/model';
 import { listPacks } from '../packs/listPacks';
-import { StaffRole } from '../staff/model';
+import { StaffRoleModel } from '../staff/model';
 import { loadStructure } from '../structure/loadStructure';
 
 type Feature = z.infer<typeof FeatureEntry>;
@@ -18,10 +18,10 @@ type Feature = z.infer<typeof FeatureEntry>;
 export async function communityFeatures(ctx: CommunityContext, guild: string): Promise<Feature[]> {
   const structure = await loadStructure(ctx, guild);
   const channels = new Set(structure.channels.map((c) => c.id));
-  const forums = (await ManagedForum.find({ guild }).lean()).filter((f) => f.statuses.length > 0);
+  const forums = (await ManagedForumModel.find({ guild }).lean()).filter((f) => f.statuses.length > 0);
   const live = forums.filter((f) => channels.has(f._id)).length;
   const gone = forums.length - live;
-  const staff = await StaffRole.countDocuments({ guild });
+  const staff = await StaffRoleModel.countDocuments({ guild });
   const packs = await listPacks(ctx, guild);
   return [
     {

@@ -4,7 +4,7 @@ import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { communityFeatures } from './communityFeatures';
 import { matchPlace } from './matchPlace';
-import { FeatureSnapshot } from './model';
+import { FeatureSnapshotModel } from './model';
 import { FEATURE_SERVICE, TEMPLATES } from './templates';
 
 type Feature = z.infer<typeof FeatureEntry>;
@@ -14,7 +14,7 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
   const id = `${guild}:${service}`;
   try {
     const reply = await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS);
-    await FeatureSnapshot.replaceOne(
+    await FeatureSnapshotModel.replaceOne(
       { _id: id },
       { _id: id, features: reply.features, at: new Date() },
       { upsert: true },
@@ -22,7 +22,7 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
     return reply.features;
   } catch (err) {
     ctx.logger.warn({ err, service, guild }, 'a peer did not answer its setup features');
-    const last = await FeatureSnapshot.findById(id).lean();
+    const last = await FeatureSnapshotModel.findById(id).lean();
     const note = `The ${service} service did not answer`;
     if (last)
       return last.features.map((f) => ({

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { grantsAllCaps, permissionNames } from '../platform/permissions';
 import { loadStructure } from '../structure/loadStructure';
-import { StaffRole } from './model';
+import { StaffRoleModel } from './model';
 
 type Entry = z.infer<typeof StaffRoleEntry>;
 
@@ -14,7 +14,7 @@ type Entry = z.infer<typeof StaffRoleEntry>;
  */
 export async function listStaffRoles(ctx: CommunityContext, guild: string): Promise<Entry[]> {
   const structure = await loadStructure(ctx, guild);
-  const explicit = new Map((await StaffRole.find({ guild }).lean()).map((s) => [s.role, s.caps]));
+  const explicit = new Map((await StaffRoleModel.find({ guild }).lean()).map((s) => [s.role, s.caps]));
   return [...structure.roles]
     .filter((r) => r.id !== guild)
     .sort((a, b) => b.position - a.position)

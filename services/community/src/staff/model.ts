@@ -2,7 +2,7 @@ import type { Cap } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /** The caps given to one role of one guild (`_id`: `<guild>:<role>`). A role with no caps has no row. */
-export interface StaffRoleDoc {
+export interface StaffRoleRow {
   _id: string;
   guild: string;
   role: string;
@@ -10,7 +10,7 @@ export interface StaffRoleDoc {
   updatedAt: Date;
 }
 
-const schema = new Schema<StaffRoleDoc>(
+const schema = new Schema<StaffRoleRow>(
   {
     _id: { type: String, required: true },
     guild: { type: String, required: true },
@@ -22,5 +22,5 @@ const schema = new Schema<StaffRoleDoc>(
 );
 schema.index({ guild: 1 });
 
-export const StaffRole =
-  (mongoose.models.StaffRole as mongoose.Model<StaffRoleDoc>) ?? mongoose.model<StaffRoleDoc>('StaffRole', schema);
+export const StaffRoleModel =
+  (mongoose.models.StaffRole as mongoose.Model<StaffRoleRow>) ?? mongoose.model<StaffRoleRow>('StaffRole', schema);

@@ -2,8 +2,8 @@ import { badRequest, CAPS, type Cap, forbidden, type Identity, notFound } from '
 import { resolveAccess } from '../access/resolveAccess';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
-import type { StructureDoc } from '../structure/model';
-import { StaffRole } from './model';
+import type { StructureRow } from '../structure/model';
+import { StaffRoleModel } from './model';
 
 /**
  * Sets the caps of `role` in `guild` (an empty list removes it from staff). 404 when the role is not a role of the
@@ -28,11 +28,11 @@ export async function setStaffCaps(
       { field: 'params.role', message: 'is a managed role' },
     ]);
   const ordered = CAPS.filter((c) => caps.includes(c));
-  const current = (await StaffRole.findById(`${guild}:${role}`).lean())?.caps ?? [];
+  const current = (await StaffRoleModel.findById(`${guild}:${role}`).lean())?.caps ?? [];
   await assertMayEdit(ctx, structure, found, current, ordered, actor);
-  if (ordered.length === 0) await StaffRole.deleteOne({ _id: `${guild}:${role}` });
+  if (ordered.length === 0) await StaffRoleModel.deleteOne({ _id: `${guild}:${role}` });
   else
-    await StaffRole.updateOne(
+    await StaffRoleModel.updateOne(
       { _id: `${guild}:${role}` },
       { $set: { guild, role, caps: ordered, updatedAt: new Date() } },
       { upsert: true },
@@ -53,7 +53,7 @@ export async function setStaffCaps(
  */
 async function assertMayEdit(
   ctx: CommunityContext,
-  structure: StructureDoc,
+  structure: StructureRow,
   target: { id: string; name: string; position: number },
   current: readonly string[],
   next: readonly Cap[],

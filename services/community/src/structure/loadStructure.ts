@@ -4,15 +4,15 @@ import type { CommunityContext } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
 import { botUserId } from '../platform/botUser';
 import { type PlatformChannel, THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
-import { Structure, type StructureDoc } from './model';
+import { StructureModel, type StructureRow } from './model';
 
 /**
  * The stored structure of `guild`, fetched from the platform (guild, channels, the bot's member) when missing or
  * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
  * it) and 502 when the platform refuses otherwise and nothing is stored (a stale stored structure is served then).
  */
-export async function loadStructure(ctx: CommunityContext, guild: string): Promise<StructureDoc> {
-  const stored = await Structure.findById(guild).lean<StructureDoc>();
+export async function loadStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
+  const stored = await StructureModel.findById(guild).lean<StructureRow>();
   if (stored && Date.now() - new Date(stored.fetchedAt).getTime() < ctx.config.STRUCTURE_MAX_AGE_MS) return stored;
   try {
     return await fetchStructure(ctx, guild);
@@ -24,7 +24,7 @@ export async function loadStructure(ctx: CommunityContext, guild: string): Promi
 }
 
 /** Fetches the guild's structure and items from the platform and stores them (replacing what was stored). */
-export async function fetchStructure(ctx: CommunityContext, guild: string): Promise<StructureDoc> {
+export async function fetchStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
   let platformGuild: APIGuild;
   let channels: APIChannel[];
   let botMember: APIGuildMember;
@@ -62,11 +62,11 @@ export interface GuildSnapshot {
 }
 
 /** Replaces the stored structure of `guild` with `snapshot` (threads are left out: they are posts, not structure). */
-export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureDoc> {
-  const previous = await Structure.findById(guild, { botRoles: 1, rev: 1 }).lean<
-    Pick<StructureDoc, 'botRoles' | 'rev'>
+export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureRow> {
+  const previous = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<
+    Pick<StructureRow, 'botRoles' | 'rev'>
   >();
-  const doc: StructureDoc = {
+  const doc: StructureRow = {
     _id: guild,
     owner: snapshot.owner,
     premiumTier: snapshot.premiumTier,
@@ -76,7 +76,7 @@ export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot)
     fetchedAt: new Date(),
     rev: (previous?.rev ?? 0) + 1,
   };
-  await Structure.replaceOne({ _id: guild }, doc, { upsert: true });
+  await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });
   return doc;
 }
 
@@ -86,22 +86,22 @@ export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot)
  */
 export async function mutateStructure(
   guild: string,
-  change: (doc: StructureDoc) => void,
-): Promise<StructureDoc | null> {
+  change: (doc: StructureRow) => void,
+): Promise<StructureRow | null> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const doc = await Structure.findById(guild).lean<StructureDoc>();
+    const doc = await StructureModel.findById(guild).lean<StructureRow>();
     if (!doc) return null;
     const rev = doc.rev;
     change(doc);
     const { _id, ...rest } = doc;
-    const result = await Structure.updateOne({ _id: guild, rev }, { $set: { ...rest, rev: rev + 1 } });
+    const result = await StructureModel.updateOne({ _id: guild, rev }, { $set: { ...rest, rev: rev + 1 } });
     if (result.matchedCount === 1) return { ...doc, rev: rev + 1 };
   }
   throw new Error(`structure of ${guild} kept changing during an update`);
 }
 
 /** The bot's highest role position in the stored structure (0 when it holds only @everyone). */
-export function botTop(doc: StructureDoc): number {
+export function botTop(doc: StructureRow): number {
   const held = new Set(doc.botRoles);
   return Math.max(0, ...doc.roles.filter((r) => held.has(r.id)).map((r) => r.position));
 }

@@ -34,7 +34,7 @@ export interface StoredChannel {
  * platform fetches; `rev` guards read-modify-write updates (optimistic concurrency), `fetchedAt` dates the last full
  * fetch from the platform.
  */
-export interface StructureDoc {
+export interface StructureRow {
   _id: string;
   owner: string;
   premiumTier: number;
@@ -45,7 +45,7 @@ export interface StructureDoc {
   rev: number;
 }
 
-const schema = new Schema<StructureDoc>(
+const schema = new Schema<StructureRow>(
   {
     _id: { type: String, required: true },
     owner: { type: String, required: true },
@@ -59,5 +59,5 @@ const schema = new Schema<StructureDoc>(
   { versionKey: false, collection: 'structures' },
 );
 
-export const Structure =
-  (mongoose.models.Structure as mongoose.Model<StructureDoc>) ?? mongoose.model<StructureDoc>('Structure', schema);
+export const StructureModel =
+  (mongoose.models.Structure as mongoose.Model<StructureRow>) ?? mongoose.model<StructureRow>('Structure', schema);

@@ -1,7 +1,7 @@
 import type { CHANNEL_KINDS, StructureReply } from '@guildhall/shared';
 import { permissionNames } from '../platform/permissions';
 import { botTop } from './loadStructure';
-import type { StructureDoc } from './model';
+import type { StructureRow } from './model';
 
 type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
@@ -27,7 +27,7 @@ export function channelKind(type: number): ChannelKind {
  * Stored structure -> the structure response (`GET /structure`, RPC.structure): roles by position (highest first)
  * with permission names, channels by position, `botTop`.
  */
-export function toStructure(doc: StructureDoc): StructureReply {
+export function toStructure(doc: StructureRow): StructureReply {
   return {
     roles: [...doc.roles]
       .sort((a, b) => b.position - a.position)

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
-import { type SessionDoc, type SessionGuild, SessionModel } from './sessionModel';
+import { type SessionGuild, SessionModel, type SessionRow } from './sessionModel';
 
 /** Name of the session cookie (interface spec, section 5). */
 export const SESSION_COOKIE = 'service_session';
@@ -33,7 +33,7 @@ export async function createSession(input: {
   user: SessionUser;
   guilds?: SessionGuild[];
   ttlMs: number;
-  source: SessionDoc['source'];
+  source: SessionRow['source'];
 }): Promise<{ id: string; expiresAt: Date }> {
   const id = randomBytes(32).toString('base64url');
   const now = new Date();
@@ -58,7 +58,7 @@ export async function findSession(raw: string): Promise<Session | null> {
     revokedAt: null,
     expiresAt: { $gt: new Date() },
   })
-    .lean<SessionDoc>()
+    .lean<SessionRow>()
     .exec();
   if (!doc) return null;
   return { user: doc.user, guilds: doc.guilds ?? [], expiresAt: doc.expiresAt };

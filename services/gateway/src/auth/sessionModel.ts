@@ -15,7 +15,7 @@ export interface SessionGuild {
  * `expiresAt` carries a TTL index, so expired sessions disappear on their own; lookups also compare it.
  * `revokedAt` is set by logout or revocation; a revoked session never authenticates again.
  */
-export interface SessionDoc {
+export interface SessionRow {
   _id: string;
   user: { id: string; username: string; name: string; avatar: string | null };
   guilds: SessionGuild[];
@@ -26,7 +26,7 @@ export interface SessionDoc {
   revokedAt: Date | null;
 }
 
-const sessionSchema = new Schema<SessionDoc>(
+const sessionSchema = new Schema<SessionRow>(
   {
     _id: { type: String, required: true },
     user: {
@@ -50,4 +50,4 @@ sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 sessionSchema.index({ 'user.id': 1 });
 
 /** The gateway's sessions collection. */
-export const SessionModel = mongoose.models.GatewaySession ?? model<SessionDoc>('GatewaySession', sessionSchema);
+export const SessionModel = mongoose.models.GatewaySession ?? model<SessionRow>('GatewaySession', sessionSchema);

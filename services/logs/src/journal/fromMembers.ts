@@ -1,20 +1,12 @@
+import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
-import type {
-  GatewayGuildBanModifyDispatchData,
-  GatewayGuildMemberAddDispatchData,
-  GatewayGuildMemberRemoveDispatchData,
-  GatewayGuildMemberUpdateDispatchData,
-} from 'discord-api-types/v10';
-import { type Dispatch, dispatchKey, displayName } from '../dispatch';
+import { dispatchKey, displayName } from '../dispatch';
 import { deleteSnapshot, getSnapshot, putSnapshot } from '../snapshots/snapshots';
 import { memberData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
 /** GUILD_MEMBER_ADD -> `member_join` (data: bot, accountCreatedAt, joinedAt). */
-export async function memberAdded(
-  journal: Journal,
-  dispatch: Dispatch<GatewayGuildMemberAddDispatchData>,
-): Promise<void> {
+export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_ADD'>): Promise<void> {
   const d = dispatch.d;
   if (!d.user) return;
   await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }));
@@ -31,10 +23,7 @@ export async function memberAdded(
 }
 
 /** GUILD_MEMBER_REMOVE -> `member_leave` (data: roles held, joinedAt, both from the snapshot when known). */
-export async function memberRemoved(
-  journal: Journal,
-  dispatch: Dispatch<GatewayGuildMemberRemoveDispatchData>,
-): Promise<void> {
+export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_REMOVE'>): Promise<void> {
   const d = dispatch.d;
   const before = await deleteSnapshot(d.guild_id, 'member', d.user.id);
   await journal.record({
@@ -57,10 +46,7 @@ export async function memberRemoved(
  * (`journalBlindChange`); both paths store it under the audit source's id, so a race between them stores one event.
  * `at` is when the dispatch was processed until the audit entry gives its time.
  */
-export async function memberUpdated(
-  journal: Journal,
-  dispatch: Dispatch<GatewayGuildMemberUpdateDispatchData>,
-): Promise<void> {
+export async function memberUpdated(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_UPDATE'>): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
   const existing = await getSnapshot(d.guild_id, 'member', d.user.id);
@@ -133,7 +119,7 @@ export async function journalBlindChange(
 /** GUILD_BAN_ADD / GUILD_BAN_REMOVE -> `member_ban` / `member_unban` (actor and `reason` from the audit log). */
 export async function banChanged(
   journal: Journal,
-  dispatch: Dispatch<GatewayGuildBanModifyDispatchData>,
+  dispatch: Dispatch<'GUILD_BAN_ADD' | 'GUILD_BAN_REMOVE'>,
 ): Promise<void> {
   const d = dispatch.d;
   await journal.record({

@@ -1,4 +1,4 @@
-import { type CaseAction, type JournalKind, type ServiceEvent, Snowflake } from '@guildhall/shared';
+import type { CaseAction, JournalKind, ServiceEvent } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { Journal } from './recordEvent';
 

@@ -1,16 +1,6 @@
+import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
-import type {
-  GatewayChannelModifyDispatchData,
-  GatewayGuildEmojisUpdateDispatchData,
-  GatewayGuildModifyDispatchData,
-  GatewayGuildRoleDeleteDispatchData,
-  GatewayGuildRoleModifyDispatchData,
-  GatewayGuildStickersUpdateDispatchData,
-  GatewayThreadCreateDispatchData,
-  GatewayThreadDeleteDispatchData,
-  GatewayThreadUpdateDispatchData,
-} from 'discord-api-types/v10';
-import { type Dispatch, dispatchKey } from '../dispatch';
+import { dispatchKey } from '../dispatch';
 import { deleteSnapshot, getSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
 import { changedKeys, channelView, diffData, guildData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
@@ -20,7 +10,7 @@ type Obj = Record<string, unknown>;
 /** GUILD_ROLE_CREATE/UPDATE -> `role_create` (data: the role) / `role_update` (data: before, after, changes). */
 export async function roleChanged(
   journal: Journal,
-  dispatch: Dispatch<GatewayGuildRoleModifyDispatchData>,
+  dispatch: Dispatch<'GUILD_ROLE_CREATE' | 'GUILD_ROLE_UPDATE'>,
 ): Promise<void> {
   const { guild_id: guild, role } = dispatch.d;
   const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj);
@@ -36,10 +26,7 @@ export async function roleChanged(
 }
 
 /** GUILD_ROLE_DELETE -> `role_delete` (data: the role as last seen, null when never seen; undoable). */
-export async function roleDeleted(
-  journal: Journal,
-  dispatch: Dispatch<GatewayGuildRoleDeleteDispatchData>,
-): Promise<void> {
+export async function roleDeleted(journal: Journal, dispatch: Dispatch<'GUILD_ROLE_DELETE'>): Promise<void> {
   const { guild_id: guild, role_id } = dispatch.d;
   const prev = await deleteSnapshot(guild, 'role', role_id);
   await journal.record({
@@ -62,10 +49,7 @@ export async function roleDeleted(
 export async function channelChanged(
   journal: Journal,
   dispatch: Dispatch<
-    | GatewayChannelModifyDispatchData
-    | GatewayThreadCreateDispatchData
-    | GatewayThreadUpdateDispatchData
-    | GatewayThreadDeleteDispatchData
+    'CHANNEL_CREATE' | 'CHANNEL_UPDATE' | 'CHANNEL_DELETE' | 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE'
   >,
 ): Promise<void> {
   const channel = dispatch.d as unknown as Obj & { id: string; guild_id?: string; name?: string };
@@ -110,10 +94,7 @@ function createdAt(channel: Obj & { id: string }): Date {
  * GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`; a field absent from
  * the payload keeps its snapshot value, unknown fields are never compared).
  */
-export async function guildUpdated(
-  journal: Journal,
-  dispatch: Dispatch<GatewayGuildModifyDispatchData>,
-): Promise<void> {
+export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_UPDATE'>): Promise<void> {
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
   const prevRow = await getSnapshot(d.id, 'guild', d.id);
   const after = { ...prevRow?.data, ...guildData(d) };
@@ -139,7 +120,7 @@ export async function guildUpdated(
  */
 export async function expressionsUpdated(
   journal: Journal,
-  dispatch: Dispatch<GatewayGuildEmojisUpdateDispatchData | GatewayGuildStickersUpdateDispatchData>,
+  dispatch: Dispatch<'GUILD_EMOJIS_UPDATE' | 'GUILD_STICKERS_UPDATE'>,
 ): Promise<void> {
   const type = dispatch.t === 'GUILD_EMOJIS_UPDATE' ? 'emoji' : 'sticker';
   const guild = dispatch.d.guild_id;

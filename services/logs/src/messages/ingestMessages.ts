@@ -1,14 +1,12 @@
-import type { BusMessage } from '@guildhall/shared';
+import type { BusMessage, Dispatch } from '@guildhall/shared';
 import { snowflakeTime, sortKey } from '@guildhall/shared';
 import {
   type GatewayMessageCreateDispatchData,
-  type GatewayMessageDeleteBulkDispatchData,
   type GatewayMessageDeleteDispatchData,
-  type GatewayMessageUpdateDispatchData,
   MessageReferenceType,
 } from 'discord-api-types/v10';
 import type { Collection } from 'mongodb';
-import { type Dispatch, dispatchKey, displayName } from '../dispatch';
+import { dispatchKey, displayName } from '../dispatch';
 import type { Journal } from '../journal/recordEvent';
 import { isLogged, type LogPolicy } from '../privacy/logPolicy';
 import { cachedSettings } from '../settings/getSettings';
@@ -46,12 +44,11 @@ export async function ingestMessages(
       continue;
     }
     await flushCreates();
-    if (dispatch.t === 'MESSAGE_UPDATE')
-      await applyEdit(journal, policy, dispatch as Dispatch<GatewayMessageUpdateDispatchData>);
+    if (dispatch.t === 'MESSAGE_UPDATE') await applyEdit(journal, policy, dispatch as Dispatch<'MESSAGE_UPDATE'>);
     else if (dispatch.t === 'MESSAGE_DELETE')
       await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
     else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
-      await applyBulkDelete(journal, policy, dispatch as Dispatch<GatewayMessageDeleteBulkDispatchData>);
+      await applyBulkDelete(journal, policy, dispatch as Dispatch<'MESSAGE_DELETE_BULK'>);
     }
   }
   await flushCreates();
@@ -122,11 +119,7 @@ async function insertNew(rows: MessageRow[]): Promise<void> {
   }
 }
 
-async function applyEdit(
-  journal: Journal,
-  policy: LogPolicy,
-  dispatch: Dispatch<GatewayMessageUpdateDispatchData>,
-): Promise<void> {
+async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch<'MESSAGE_UPDATE'>): Promise<void> {
   const d = dispatch.d;
   if (!d.guild_id || typeof d.content !== 'string') return;
   const editedAt = d.edited_timestamp ? new Date(d.edited_timestamp) : new Date();
@@ -188,7 +181,7 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
 async function applyBulkDelete(
   journal: Journal,
   policy: LogPolicy,
-  dispatch: Dispatch<GatewayMessageDeleteBulkDispatchData>,
+  dispatch: Dispatch<'MESSAGE_DELETE_BULK'>,
 ): Promise<void> {
   const d = dispatch.d;
   if (!d.guild_id || !d.ids?.length) return;

@@ -2,7 +2,7 @@ import type { PlatformApi } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import mongoose, { Schema } from 'mongoose';
 import { MESSAGE_TTL_SECONDS } from '../messages/model';
-import { Snapshot, type SnapshotRow } from '../snapshots/model';
+import { SnapshotModel, type SnapshotRow } from '../snapshots/model';
 import { getSnapshot } from '../snapshots/snapshots';
 
 /** One permission overwrite as the platform sends it (`type` 0 = role, 1 = member; bitfields as decimal strings). */
@@ -121,7 +121,7 @@ export class ChannelDirectory {
    */
   async all(guild: string): Promise<ChannelFacts[]> {
     const [snapshots, fetched] = await Promise.all([
-      Snapshot.find({ guild, kind: 'channel' }).lean<SnapshotRow[]>(),
+      SnapshotModel.find({ guild, kind: 'channel' }).lean<SnapshotRow[]>(),
       FactModel.find({ guild }).lean<FactRow[]>(),
     ]);
     const byId = new Map<string, ChannelFacts>();

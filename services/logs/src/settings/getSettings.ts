@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { Settings, type SettingsRow } from './model';
+import { SettingsModel, type SettingsRow } from './model';
 
 /**
  * Guild settings reused from memory by the ingest path (lru-cache: 5 s, other replicas' changes show up within
@@ -29,7 +29,7 @@ export function defaultSettings(guild: string): SettingsRow {
 
 /** The stored settings of `guild` (defaults when none), read from MongoDB. */
 export async function loadSettings(guild: string): Promise<SettingsRow> {
-  const row = await Settings.findById(guild).lean<SettingsRow>();
+  const row = await SettingsModel.findById(guild).lean<SettingsRow>();
   return row ? { ...defaultSettings(guild), ...row } : defaultSettings(guild);
 }
 

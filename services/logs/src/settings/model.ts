@@ -29,7 +29,7 @@ const schema = new Schema<SettingsRow>(
   { versionKey: false, collection: 'settings' },
 );
 
-export const Settings = mongoose.models.LogSettings ?? mongoose.model<SettingsRow>('LogSettings', schema);
+export const SettingsModel = mongoose.models.LogSettings ?? mongoose.model<SettingsRow>('LogSettings', schema);
 
 /** The four log categories and the settings field holding each one's destination channel. */
 export const CATEGORY_FIELDS = {

@@ -11,7 +11,7 @@ import {
 } from '@guildhall/shared';
 import { type ChannelDirectory, THREAD_TYPES } from '../privacy/channelFacts';
 import { loadSettings, rememberSettings } from './getSettings';
-import { Settings, type SettingsRow } from './model';
+import { SettingsModel, type SettingsRow } from './model';
 
 /** The body of `PUT /logs` (destinations: absent = keep, null = off). */
 export interface SettingsInput {
@@ -74,7 +74,7 @@ export async function putSettings(
   };
   for (const field of DESTINATIONS) if (input[field] !== undefined) set[field] = input[field] ?? null;
   if (input.logPrivateThreads !== undefined) set.logPrivateThreads = input.logPrivateThreads;
-  const row = await Settings.findOneAndUpdate(
+  const row = await SettingsModel.findOneAndUpdate(
     { _id: guild },
     { $set: set },
     { upsert: true, returnDocument: 'after' },

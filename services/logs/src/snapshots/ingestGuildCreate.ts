@@ -1,4 +1,4 @@
-import type { GatewayGuildCreateDispatchData, GatewayGuildMembersChunkDispatchData } from 'discord-api-types/v10';
+import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
 import { putSnapshot, replaceSnapshots } from './snapshots';
 import { guildData, memberData } from './toSnapshotData';
 

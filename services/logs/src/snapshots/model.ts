@@ -35,7 +35,7 @@ const schema = new Schema<SnapshotRow>(
 );
 schema.index({ guild: 1, kind: 1, deleted: 1 });
 
-export const Snapshot = mongoose.models.Snapshot ?? mongoose.model<SnapshotRow>('Snapshot', schema);
+export const SnapshotModel = mongoose.models.Snapshot ?? mongoose.model<SnapshotRow>('Snapshot', schema);
 
 /** The `_id` of a snapshot. */
 export function snapshotId(guild: string, kind: SnapshotKind, id: string): string {

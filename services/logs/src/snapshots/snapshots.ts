@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { Snapshot, type SnapshotKind, type SnapshotRow, snapshotId } from './model';
+import { type SnapshotKind, SnapshotModel, type SnapshotRow, snapshotId } from './model';
 
 /** The stored snapshot of one object, or null (deleted ones included). */
 export async function getSnapshot(guild: string, kind: SnapshotKind, id: string): Promise<SnapshotRow | null> {
-  return Snapshot.findById(snapshotId(guild, kind, id)).lean<SnapshotRow>();
+  return SnapshotModel.findById(snapshotId(guild, kind, id)).lean<SnapshotRow>();
 }
 
 /**
@@ -18,7 +18,7 @@ export async function putSnapshot(
   blind = false,
 ): Promise<SnapshotRow | null> {
   const now = new Date();
-  return Snapshot.findOneAndUpdate(
+  return SnapshotModel.findOneAndUpdate(
     { _id: snapshotId(guild, kind, id) },
     { $set: { guild, kind, id, data, deleted: false, blindAt: blind ? now : null, updatedAt: now } },
     { upsert: true, returnDocument: 'before' },
@@ -27,7 +27,7 @@ export async function putSnapshot(
 
 /** Marks an object deleted (its data kept for undo); returns the snapshot as it was before. */
 export async function deleteSnapshot(guild: string, kind: SnapshotKind, id: string): Promise<SnapshotRow | null> {
-  return Snapshot.findOneAndUpdate(
+  return SnapshotModel.findOneAndUpdate(
     { _id: snapshotId(guild, kind, id) },
     { $set: { deleted: true, updatedAt: new Date() } },
     { returnDocument: 'before' },
@@ -36,7 +36,7 @@ export async function deleteSnapshot(guild: string, kind: SnapshotKind, id: stri
 
 /** Current (not deleted) snapshots of one kind in a guild. */
 export async function listSnapshots(guild: string, kind: SnapshotKind): Promise<SnapshotRow[]> {
-  return Snapshot.find({ guild, kind, deleted: false }).lean<SnapshotRow[]>();
+  return SnapshotModel.find({ guild, kind, deleted: false }).lean<SnapshotRow[]>();
 }
 
 /** Replaces every snapshot of `kind` in `guild` with `items` (GUILD_CREATE); missing ones are marked deleted. */
@@ -53,9 +53,9 @@ export async function replaceSnapshots(
       upsert: true,
     },
   }));
-  if (ops.length) await Snapshot.bulkWrite(ops, { ordered: false });
+  if (ops.length) await SnapshotModel.bulkWrite(ops, { ordered: false });
   if (kind !== 'member') {
-    await Snapshot.updateMany(
+    await SnapshotModel.updateMany(
       { guild, kind, deleted: false, id: { $nin: items.map((i) => i.id) } },
       { $set: { deleted: true, updatedAt: now } },
     );

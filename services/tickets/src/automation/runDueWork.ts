@@ -1,8 +1,8 @@
 import { HttpProblem, isPlatformNotFound } from '@guildhall/shared';
 import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
-import { Settings, type SettingsRow } from '../settings/model';
-import { type TicketRow, type TicketStatusValue, Tickets } from '../tickets/model';
+import { SettingsModel, type SettingsRow } from '../settings/model';
+import { TicketModel, type TicketRow, type TicketStatusValue } from '../tickets/model';
 import { closeTicket } from '../tickets/transitionTicket';
 
 /** Reason recorded on tickets the service closes after `closeAfter` hours without a human message. */
@@ -20,7 +20,7 @@ const NOT_WAITING = { $ne: true };
  * is done on the first pass after start.
  */
 export async function runDueWork(ctx: TicketsContext, hourMs: number): Promise<void> {
-  const guilds = Settings.find({ $or: [{ remindAfter: { $gt: 0 } }, { closeAfter: { $gt: 0 } }] })
+  const guilds = SettingsModel.find({ $or: [{ remindAfter: { $gt: 0 } }, { closeAfter: { $gt: 0 } }] })
     .lean<SettingsRow[]>()
     .cursor();
   for await (const settings of guilds) {
@@ -31,7 +31,7 @@ export async function runDueWork(ctx: TicketsContext, hourMs: number): Promise<v
 }
 
 async function closeInactive(ctx: TicketsContext, settings: SettingsRow, cutoff: Date): Promise<void> {
-  const due = await Tickets.find({
+  const due = await TicketModel.find({
     guild: settings._id,
     status: UNCLOSED,
     openerSpokeLast: NOT_WAITING,
@@ -57,7 +57,7 @@ async function closeInactive(ctx: TicketsContext, settings: SettingsRow, cutoff:
 async function remindQuiet(ctx: TicketsContext, settings: SettingsRow, cutoff: Date): Promise<void> {
   for (;;) {
     const remindedAt = new Date();
-    const ticket = await Tickets.findOneAndUpdate(
+    const ticket = await TicketModel.findOneAndUpdate(
       {
         guild: settings._id,
         status: UNCLOSED,
@@ -81,7 +81,7 @@ async function remindQuiet(ctx: TicketsContext, settings: SettingsRow, cutoff: D
       await captureMessage(ctx.platform, message, ticket);
     } catch (err) {
       if (isPlatformNotFound(err)) continue;
-      await Tickets.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });
+      await TicketModel.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });
       ctx.logger.warn({ err, ticket: ticket._id }, 'could not post a ticket reminder; retrying on the next pass');
       return;
     }

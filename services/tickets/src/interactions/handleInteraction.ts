@@ -8,9 +8,9 @@ import {
 import type { TicketsContext } from '../config';
 import { displayName } from '../platform/users';
 import type { Actor } from '../settings/actor';
-import { TicketTypes, type TypeRow } from '../settings/model';
+import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { parseCustomId } from '../tickets/customIds';
-import { HandledInteractions, type TicketRow, Tickets } from '../tickets/model';
+import { HandledInteractionModel, TicketModel, type TicketRow } from '../tickets/model';
 import { checkCanOpen, openTicket } from '../tickets/openTicket';
 import { claimTicket, closeTicket } from '../tickets/transitionTicket';
 import { modalAnswers, questionsModal } from './questionsModal';
@@ -35,7 +35,7 @@ export async function handleInteraction(ctx: TicketsContext, interaction: APIInt
   if (!parsed) return;
   const guildInteraction = interaction as APIGuildInteraction;
   try {
-    await HandledInteractions.create({ _id: interaction.id, at: new Date() });
+    await HandledInteractionModel.create({ _id: interaction.id, at: new Date() });
   } catch (err) {
     if (isDuplicateKey(err)) return;
     throw err;
@@ -49,7 +49,7 @@ export async function handleInteraction(ctx: TicketsContext, interaction: APIInt
       ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
       return;
     }
-    await HandledInteractions.deleteOne({ _id: interaction.id });
+    await HandledInteractionModel.deleteOne({ _id: interaction.id });
     throw err;
   }
 }
@@ -75,7 +75,7 @@ async function onOpenButton(ctx: TicketsContext, interaction: APIGuildInteractio
 /** The submitted questions modal: open the ticket with the answers. */
 async function onForm(ctx: TicketsContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
   if (interaction.type !== InteractionType.ModalSubmit) return;
-  const type = await TicketTypes.findOne({ _id: typeId, guild: interaction.guild_id }).lean<TypeRow>();
+  const type = await TicketTypeModel.findOne({ _id: typeId, guild: interaction.guild_id }).lean<TypeRow>();
   const answers = modalAnswers(interaction.data, type?.questions.length ?? 0);
   await openAndReport(ctx, interaction, typeId, actorOf(interaction), answers);
 }
@@ -103,7 +103,7 @@ async function onTicketButton(
   interaction: APIGuildInteraction,
   action: 'claim' | 'close',
 ): Promise<void> {
-  const ticket = await Tickets.findOne({
+  const ticket = await TicketModel.findOne({
     thread: interaction.channel_id ?? interaction.channel?.id ?? '',
   }).lean<TicketRow>();
   if (!ticket) return replyEphemeral(ctx, interaction, 'This is not a ticket thread.');
@@ -127,7 +127,7 @@ async function onTicketButton(
 async function isStaff(interaction: APIGuildInteraction, ticket: TicketRow): Promise<boolean> {
   const permissions = BigInt(interaction.member.permissions ?? '0');
   if ((permissions & STAFF_PERMISSIONS) !== 0n) return true;
-  const type = await TicketTypes.findOne({ _id: ticket.type, guild: ticket.guild }).lean<TypeRow>();
+  const type = await TicketTypeModel.findOne({ _id: ticket.type, guild: ticket.guild }).lean<TypeRow>();
   return !!type?.staffRoles.some((role) => interaction.member.roles.includes(role));
 }
 

@@ -7,8 +7,8 @@ import type {
   GatewayMessageUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { displayName } from '../platform/users';
-import { type TicketRow, Tickets } from '../tickets/model';
-import { TicketMessages } from './model';
+import { TicketModel, type TicketRow } from '../tickets/model';
+import { TicketMessageModel } from './model';
 
 /**
  * Stores a message posted in a ticket's thread (from MESSAGE_CREATE, or the platform's answer when this service
@@ -24,10 +24,10 @@ export async function captureMessage(
   },
   knownTicket?: TicketRow,
 ): Promise<void> {
-  const ticket = knownTicket ?? (await Tickets.findOne({ thread: message.channel_id }).lean<TicketRow>());
+  const ticket = knownTicket ?? (await TicketModel.findOne({ thread: message.channel_id }).lean<TicketRow>());
   if (!ticket) return;
   const at = new Date(message.timestamp);
-  await TicketMessages.updateOne(
+  await TicketMessageModel.updateOne(
     { _id: message.id },
     {
       $setOnInsert: {
@@ -47,7 +47,7 @@ export async function captureMessage(
     { upsert: true },
   );
   if (message.author.bot !== true) {
-    await Tickets.updateOne(
+    await TicketModel.updateOne(
       { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
       { $set: { activityAt: at, remindedAt: null, openerSpokeLast: message.author.id === ticket.opener } },
     );
@@ -61,15 +61,15 @@ export async function captureEdit(update: GatewayMessageUpdateDispatchData): Pro
   };
   if (typeof update.content === 'string') set.content = update.content;
   if (Array.isArray(update.attachments)) set.attachments = update.attachments.map((a) => a.url);
-  await TicketMessages.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
+  await TicketMessageModel.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
 }
 
 /** Marks a deleted message (MESSAGE_DELETE) so it leaves the transcript. */
 export async function captureDelete(deleted: GatewayMessageDeleteDispatchData): Promise<void> {
-  await TicketMessages.updateOne({ _id: deleted.id }, { $set: { deletedAt: new Date() } });
+  await TicketMessageModel.updateOne({ _id: deleted.id }, { $set: { deletedAt: new Date() } });
 }
 
 /** Marks every message of a MESSAGE_DELETE_BULK deleted. */
 export async function captureBulkDelete(deleted: GatewayMessageDeleteBulkDispatchData): Promise<void> {
-  await TicketMessages.updateMany({ _id: { $in: deleted.ids } }, { $set: { deletedAt: new Date() } });
+  await TicketMessageModel.updateMany({ _id: { $in: deleted.ids } }, { $set: { deletedAt: new Date() } });
 }

@@ -38,6 +38,6 @@ const messageSchema = new Schema<MessageRow>(
 );
 messageSchema.index({ thread: 1, at: 1 });
 
-export const TicketMessages =
+export const TicketMessageModel =
   (mongoose.models.TicketMessage as mongoose.Model<MessageRow> | undefined) ??
   mongoose.model<MessageRow>('TicketMessage', messageSchema);

@@ -1,4 +1,4 @@
-import { Settings, type SettingsRow, TicketTypes, type TypeRow } from './model';
+import { SettingsModel, type SettingsRow, TicketTypeModel, type TypeRow } from './model';
 
 /** Panel text of a guild that never configured tickets. */
 export const DEFAULT_PANEL_TEXT = 'Need help? Press a button below to open a private ticket with the staff.';
@@ -23,13 +23,13 @@ export function defaultSettings(guild: string): SettingsRow {
 
 /** The guild's stored settings, or the defaults when it never configured tickets. */
 export async function loadSettings(guild: string): Promise<SettingsRow> {
-  const row = await Settings.findById(guild).lean<SettingsRow>();
+  const row = await SettingsModel.findById(guild).lean<SettingsRow>();
   return row ?? defaultSettings(guild);
 }
 
 /** The guild's ticket types in panel order. */
 export async function loadTypes(guild: string): Promise<TypeRow[]> {
-  return TicketTypes.find({ guild }).sort({ position: 1, _id: 1 }).lean<TypeRow[]>();
+  return TicketTypeModel.find({ guild }).sort({ position: 1, _id: 1 }).lean<TypeRow[]>();
 }
 
 /**
@@ -39,7 +39,7 @@ export async function loadTypes(guild: string): Promise<TypeRow[]> {
 export async function saveSettings(guild: string, changes: Partial<Omit<SettingsRow, '_id'>>): Promise<SettingsRow> {
   const { _id, ...defaults } = defaultSettings(guild);
   const onInsert = Object.fromEntries(Object.entries(defaults).filter(([k]) => !(k in changes)));
-  const row = await Settings.findOneAndUpdate(
+  const row = await SettingsModel.findOneAndUpdate(
     { _id },
     { $set: changes, $setOnInsert: onInsert },
     { upsert: true, returnDocument: 'after' },

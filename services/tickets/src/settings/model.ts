@@ -80,9 +80,9 @@ const typeSchema = new Schema<TypeRow>(
 );
 typeSchema.index({ guild: 1, position: 1 });
 
-export const Settings =
+export const SettingsModel =
   (mongoose.models.TicketSettings as mongoose.Model<SettingsRow> | undefined) ??
   mongoose.model<SettingsRow>('TicketSettings', settingsSchema);
-export const TicketTypes =
+export const TicketTypeModel =
   (mongoose.models.TicketType as mongoose.Model<TypeRow> | undefined) ??
   mongoose.model<TypeRow>('TicketType', typeSchema);

@@ -11,7 +11,7 @@ import type { TicketsContext } from '../config';
 import { refreshPanel } from '../panel/postPanel';
 import { checkStaffRoles } from '../platform/structure';
 import type { Actor } from './actor';
-import { TicketTypes, type TypeRow } from './model';
+import { TicketTypeModel, type TypeRow } from './model';
 import { toType } from './toSettings';
 
 type Input = z.infer<typeof TicketTypeInput>;
@@ -22,18 +22,18 @@ type Input = z.infer<typeof TicketTypeInput>;
  */
 export async function createType(ctx: TicketsContext, guild: string, input: Input, actor: Actor): Promise<TypeRow> {
   await checkStaffRoles(ctx, guild, input.staffRoles);
-  const count = await TicketTypes.countDocuments({ guild });
+  const count = await TicketTypeModel.countDocuments({ guild });
   if (count >= MAX_TICKET_TYPES) {
     throw conflict(`A guild has at most ${MAX_TICKET_TYPES} ticket types (5 rows of 5 panel buttons)`);
   }
-  const last = await TicketTypes.findOne({ guild }).sort({ position: -1 }).lean<TypeRow>();
+  const last = await TicketTypeModel.findOne({ guild }).sort({ position: -1 }).lean<TypeRow>();
   const row: TypeRow = {
     _id: new Types.ObjectId().toHexString(),
     guild,
     position: (last?.position ?? -1) + 1,
     ...input,
   };
-  await TicketTypes.create(row);
+  await TicketTypeModel.create(row);
   await typeChanged(ctx, guild, row._id, null, row, actor);
   return row;
 }
@@ -47,7 +47,7 @@ export async function updateType(
   actor: Actor,
 ): Promise<TypeRow> {
   await checkStaffRoles(ctx, guild, input.staffRoles);
-  const before = await TicketTypes.findOneAndUpdate({ _id: id, guild }, { $set: input }).lean<TypeRow>();
+  const before = await TicketTypeModel.findOneAndUpdate({ _id: id, guild }, { $set: input }).lean<TypeRow>();
   if (!before) throw notFound(`Ticket type ${id} does not exist in this guild`);
   const after: TypeRow = { ...before, ...input };
   await typeChanged(ctx, guild, id, before, after, actor);
@@ -56,7 +56,7 @@ export async function updateType(
 
 /** Deletes type `id` (404 when unknown); its tickets stay. */
 export async function deleteType(ctx: TicketsContext, guild: string, id: string, actor: Actor): Promise<void> {
-  const before = await TicketTypes.findOneAndDelete({ _id: id, guild }).lean<TypeRow>();
+  const before = await TicketTypeModel.findOneAndDelete({ _id: id, guild }).lean<TypeRow>();
   if (!before) throw notFound(`Ticket type ${id} does not exist in this guild`);
   await typeChanged(ctx, guild, id, before, null, actor);
 }

@@ -1,6 +1,6 @@
 import { notFound } from '@guildhall/shared';
-import { type MessageRow, TicketMessages } from '../messages/model';
-import { type TicketRow, Tickets, ticketId } from './model';
+import { type MessageRow, TicketMessageModel } from '../messages/model';
+import { TicketModel, type TicketRow, ticketId } from './model';
 
 /** Which messages of a ticket to read: older than message `before` (exclusive), the newest `limit` of them. */
 export interface MessagePage {
@@ -18,19 +18,19 @@ export async function getTicket(
   number: number,
   page: MessagePage = {},
 ): Promise<{ ticket: TicketRow; messages: MessageRow[]; more: boolean }> {
-  const ticket = await Tickets.findById(ticketId(guild, number)).lean<TicketRow>();
+  const ticket = await TicketModel.findById(ticketId(guild, number)).lean<TicketRow>();
   if (!ticket) throw notFound(`Ticket ${number} does not exist in this guild`);
   const filter: Record<string, unknown> = { thread: ticket.thread, deletedAt: null };
   if (page.before) {
-    const cursor = await TicketMessages.findOne({ _id: page.before, thread: ticket.thread }).lean<MessageRow>();
+    const cursor = await TicketMessageModel.findOne({ _id: page.before, thread: ticket.thread }).lean<MessageRow>();
     if (!cursor) throw notFound(`Message ${page.before} is not a message of ticket ${number}`);
     filter.$or = [{ at: { $lt: cursor.at } }, { at: cursor.at, _id: { $lt: cursor._id } }];
   }
   if (page.limit === undefined) {
-    const messages = await TicketMessages.find(filter).sort({ at: 1, _id: 1 }).lean<MessageRow[]>();
+    const messages = await TicketMessageModel.find(filter).sort({ at: 1, _id: 1 }).lean<MessageRow[]>();
     return { ticket, messages, more: false };
   }
-  const newest = await TicketMessages.find(filter)
+  const newest = await TicketMessageModel.find(filter)
     .sort({ at: -1, _id: -1 })
     .limit(page.limit + 1)
     .lean<MessageRow[]>();

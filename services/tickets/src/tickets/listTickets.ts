@@ -1,6 +1,6 @@
 import type { ListTicketsQuery, TicketList } from '@guildhall/shared';
 import type { z } from 'zod';
-import { type TicketRow, Tickets } from './model';
+import { TicketModel, type TicketRow } from './model';
 import { toTicket } from './toTicket';
 
 /**
@@ -17,7 +17,7 @@ export async function listTickets(
   if (query.opener) filter.opener = query.opener;
   if (query.claimedBy) filter.claimedBy = query.claimedBy;
   if (query.before !== undefined) filter.number = { $lt: query.before };
-  const rows = await Tickets.find(filter)
+  const rows = await TicketModel.find(filter)
     .sort({ number: -1 })
     .limit(query.limit + 1)
     .lean<TicketRow[]>();

@@ -86,13 +86,13 @@ const interactionSchema = new Schema<InteractionRow>(
 );
 interactionSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
 
-export const Tickets =
+export const TicketModel =
   (mongoose.models.Ticket as mongoose.Model<TicketRow> | undefined) ??
   mongoose.model<TicketRow>('Ticket', ticketSchema);
-export const OpenLocks =
+export const OpenLockModel =
   (mongoose.models.TicketOpenLock as mongoose.Model<OpenLockRow> | undefined) ??
   mongoose.model<OpenLockRow>('TicketOpenLock', openLockSchema);
-export const HandledInteractions =
+export const HandledInteractionModel =
   (mongoose.models.TicketInteraction as mongoose.Model<InteractionRow> | undefined) ??
   mongoose.model<InteractionRow>('TicketInteraction', interactionSchema);
 

@@ -4,8 +4,8 @@ import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { loadSettings } from '../settings/loadSettings';
-import { type SettingsRow, TicketTypes, type TypeRow } from '../settings/model';
-import { lockId, nextTicketNumber, OpenLocks, type TicketRow, Tickets, ticketId } from './model';
+import { type SettingsRow, TicketTypeModel, type TypeRow } from '../settings/model';
+import { lockId, nextTicketNumber, OpenLockModel, TicketModel, type TicketRow, ticketId } from './model';
 import { toTicket } from './toTicket';
 import { fillWelcome, staffLine, welcomeMessage } from './welcomeMessage';
 
@@ -23,13 +23,13 @@ export interface OpenContext {
 export async function checkCanOpen(guild: string, typeId: string, opener: string): Promise<OpenContext> {
   const [settings, type] = await Promise.all([
     loadSettings(guild),
-    TicketTypes.findOne({ _id: typeId, guild }).lean<TypeRow>(),
+    TicketTypeModel.findOne({ _id: typeId, guild }).lean<TypeRow>(),
   ]);
   if (!type) throw notFound(`Ticket type ${typeId} does not exist in this guild`);
   if (!settings.panelChannel) throw conflict('Tickets are not set up yet: post the ticket panel first');
   if (settings.blacklist.includes(opener)) throw conflict('This member is blacklisted from opening tickets');
   if (type.oneOpen) {
-    const held = await OpenLocks.findById(lockId(guild, type._id, opener)).lean();
+    const held = await OpenLockModel.findById(lockId(guild, type._id, opener)).lean();
     if (held) throw conflict(`This member already has an open ${type.name} ticket (#${held.number})`);
   }
   return { settings, type };
@@ -54,12 +54,12 @@ export async function openTicket(
   const number = await nextTicketNumber(guild);
   const lock = lockId(guild, type._id, opener.id);
   if (type.oneOpen) {
-    await OpenLocks.create({ _id: lock, number }).catch((err) => {
+    await OpenLockModel.create({ _id: lock, number }).catch((err) => {
       if (isDuplicateKey(err)) throw conflict(`This member already has an open ${type.name} ticket`);
       throw err;
     });
   }
-  const release = () => (type.oneOpen ? OpenLocks.deleteOne({ _id: lock, number }) : Promise.resolve());
+  const release = () => (type.oneOpen ? OpenLockModel.deleteOne({ _id: lock, number }) : Promise.resolve());
   let thread: APIThreadChannel;
   try {
     thread = await ctx.platform.channels.createThread(
@@ -99,7 +99,7 @@ export async function openTicket(
     remindedAt: null,
     holdsLock: type.oneOpen,
   };
-  await Tickets.create(row);
+  await TicketModel.create(row);
   try {
     await ctx.platform.threads.addMember(thread.id, opener.id);
     const welcome = await ctx.platform.channels.createMessage(
@@ -140,6 +140,6 @@ async function undoOpen(ctx: TicketsContext, row: TicketRow, release: () => Prom
       if (!isPlatformNotFound(err))
         ctx.logger.error({ err, thread: row.thread }, 'could not delete a half-opened ticket thread');
     });
-  await Tickets.deleteOne({ _id: row._id });
+  await TicketModel.deleteOne({ _id: row._id });
   await release();
 }

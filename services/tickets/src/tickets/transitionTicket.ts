@@ -12,9 +12,9 @@ import type { QueryFilter } from 'mongoose';
 import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
-import { TicketTypes, type TypeRow } from '../settings/model';
+import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { publishTranscript } from '../transcripts/publishTranscript';
-import { lockId, OpenLocks, type TicketRow, type TicketStatusValue, Tickets, ticketId } from './model';
+import { lockId, OpenLockModel, TicketModel, type TicketRow, type TicketStatusValue, ticketId } from './model';
 import { toTicket } from './toTicket';
 
 export type TicketAction = 'claim' | 'close' | 'reopen';
@@ -46,7 +46,7 @@ export function transitionTicket(
 
 /** open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. */
 export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
-  const after = await Tickets.findOneAndUpdate(
+  const after = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.claim } },
     { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
     { returnDocument: 'after' },
@@ -71,7 +71,7 @@ export async function closeTicket(
   reason: string | null,
 ): Promise<TicketRow> {
   const closedAt = new Date();
-  const before = await Tickets.findOneAndUpdate(
+  const before = await TicketModel.findOneAndUpdate(
     { ...filter, status: { $in: FROM.close } },
     { $set: { status: 'closed', closedBy: actor?.id ?? null, closeReason: reason, closedAt, holdsLock: false } },
   ).lean<TicketRow>();
@@ -97,7 +97,7 @@ export async function closeTicket(
     );
   } catch (err) {
     if (!isPlatformNotFound(err)) {
-      await Tickets.updateOne(
+      await TicketModel.updateOne(
         { _id: before._id, status: 'closed', closedAt },
         {
           $set: {
@@ -113,7 +113,7 @@ export async function closeTicket(
     }
   }
   if (before.holdsLock)
-    await OpenLocks.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
+    await OpenLockModel.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
   await ctx.outbox.emit(after.guild, 'ticket.closed', toTicket(after));
   await publishTranscript(ctx, after);
   return after;
@@ -138,22 +138,22 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
     openerSpokeLast: false,
     remindedAt: null,
   };
-  const before = await Tickets.findOneAndUpdate(
+  const before = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.reopen } },
     { $set: reopened },
   ).lean<TicketRow>();
   if (!before) throw await refusal(id, 'reopen');
   const undo = async (lockHeld: boolean) => {
     const { _id, ...fields } = before;
-    await Tickets.updateOne({ _id, status: 'open', activityAt: now }, { $set: fields });
+    await TicketModel.updateOne({ _id, status: 'open', activityAt: now }, { $set: fields });
     if (lockHeld)
-      await OpenLocks.deleteOne({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+      await OpenLockModel.deleteOne({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
   };
-  const type = await TicketTypes.findOne({ _id: before.type, guild: before.guild }).lean<TypeRow>();
+  const type = await TicketTypeModel.findOne({ _id: before.type, guild: before.guild }).lean<TypeRow>();
   const holdsLock = !!type?.oneOpen;
   if (holdsLock) {
     try {
-      await OpenLocks.create({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+      await OpenLockModel.create({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
     } catch (err) {
       await undo(false);
       if (isDuplicateKey(err)) throw conflict(`The opener already has another open ${before.typeName} ticket`);
@@ -173,7 +173,7 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
     throw platformProblem(err, 'unarchive the ticket thread');
   }
   const after: TicketRow = { ...before, ...reopened, holdsLock };
-  if (holdsLock) await Tickets.updateOne({ _id: id }, { $set: { holdsLock } });
+  if (holdsLock) await TicketModel.updateOne({ _id: id }, { $set: { holdsLock } });
   await notify(ctx, after, `🔓 Ticket reopened by <@${actor.id}>.`);
   await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after));
   return after;
@@ -181,7 +181,7 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
 
 /** 404 when the ticket does not exist, else 409 naming its state and what `action` needs. */
 async function refusal(id: string, action: TicketAction): Promise<HttpProblem> {
-  const row = await Tickets.findById(id).lean<TicketRow>();
+  const row = await TicketModel.findById(id).lean<TicketRow>();
   if (!row) return notFound(`Ticket ${id.split(':')[1]} does not exist in this guild`);
   return conflict(`Ticket #${row.number} is ${row.status}; ${action} needs it to be ${FROM[action].join(' or ')}`);
 }
