@@ -33,7 +33,12 @@ module.exports = {
         '<rootDir>/test/containers/**/*.test.ts',
       ],
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 120000 },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/e2e/support/timeout.ts'],
+    },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.test.ts'] },
   ],
 };

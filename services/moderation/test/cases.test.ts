@@ -1,5 +1,6 @@
 import { MAX_TIMEOUT_SECONDS } from '@guildhall/shared';
 import { eventsOfType, fakeDateOnly, waitFor } from '@guildhall/testkit';
+import { CaseModel } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
 
 describe('moderation cases', () => {
@@ -146,6 +147,18 @@ describe('moderation cases', () => {
     expect(h.fake.callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}').length - before).toBe(1);
     const other = await create({ ...body, reason: 'another body' }, key);
     expect(other.status).toBe(409);
+  });
+
+  it('answers a retry that arrives while the first request is still acting with the settled case, not pending', async () => {
+    const body = { target: h.seed.ids.member, action: 'timeout', reason: 'slow platform', duration: 60 };
+    const key = { 'idempotency-key': 'retry-slow' };
+    // The platform answers the timeout with a 429 (retry after 1 s): the first request stays in its action meanwhile.
+    h.fake.rateLimitNext('PATCH', '/guilds/{guild_id}/members/{user_id}', 1);
+    const first = create(body, key);
+    await waitFor(async () => (await CaseModel.exists({ reason: 'slow platform', status: 'pending' })) !== null);
+    const retry = await create(body, key);
+    expect(retry.body.status).toBe('active');
+    expect(retry.body).toEqual((await first).body);
   });
 
   it('numbers 50 concurrent creates in a fresh guild 1..50 exactly', async () => {

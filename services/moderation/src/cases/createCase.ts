@@ -15,7 +15,7 @@ import { findPerson } from '../platform/people';
 import { forgetPerson } from '../platform/personCache';
 import { applyAction } from './applyAction';
 import { sendCaseDm } from './caseDm';
-import { claimKey, completeKey, releaseKey } from './idempotency';
+import { claimKey, numberKey, releaseKey, settleKey } from './idempotency';
 import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow, nextCaseNumber } from './model';
 import { toCase } from './toCase';
 
@@ -33,7 +33,7 @@ export interface CreateCaseInput {
  * (a warn `active` at once), performs the action on the platform with an audit-log reason naming the moderator
  * and number, then marks it `active` (with `expiresAt` for timeouts and temporary bans) or `failed` with the
  * platform's refusal kept in `failure` and the history. Emits `case.created`. With an idempotency key, a retry
- * returns the first request's case and the platform is not called again.
+ * returns the first request's case once settled (see `claimKey`) and the platform is not called again.
  */
 export async function createCase(
   platform: PlatformApi,
@@ -54,8 +54,10 @@ export async function createCase(
     if (keyId) await releaseKey(keyId);
     throw err;
   }
-  if (keyId) await completeKey(keyId, row.number);
-  return toCase(await settleCase(platform, outbox, row));
+  if (keyId) await numberKey(keyId, row.number);
+  const settled = await settleCase(platform, outbox, row);
+  if (keyId) await settleKey(keyId);
+  return toCase(settled);
 }
 
 /**

@@ -7,8 +7,10 @@ interface KeyRow {
   _id: string;
   /** SHA-256 of the request body the key was first used with. */
   fingerprint: string;
-  /** The case the first request created; null while it runs. */
+  /** The case the first request created; null until it is numbered. */
   caseNumber: number | null;
+  /** Whether the first request finished acting on its case (the case is no longer `pending`). */
+  settled: boolean;
   createdAt: Date;
 }
 
@@ -17,6 +19,7 @@ const keySchema = new Schema<KeyRow>(
     _id: { type: String, required: true },
     fingerprint: { type: String, required: true },
     caseNumber: { type: Number, default: null },
+    settled: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'idempotency_keys' },
@@ -45,14 +48,15 @@ export type KeyClaim = { claimed: true; id: string } | { claimed: false; caseNum
 
 /**
  * Claims an idempotency key of a moderator in a guild for a request body (kept 24 hours). The first request
- * claims it; a retry with the same body gets the first request's case number (waiting up to 10 s while the first
- * one still runs, then 409); a reuse with another body is a 409.
+ * claims it; a retry with the same body gets the first request's case number once that request settled its case
+ * (waiting up to 10 s; after that the case as it stands if it was numbered — a request that died mid-way leaves it
+ * `pending` for the recovery poller — else 409); a reuse with another body is a 409.
  */
 export async function claimKey(guild: string, moderator: string, key: string, body: unknown): Promise<KeyClaim> {
   const id = `${guild}:${moderator}:${key}`;
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   try {
-    await KeyModel.create({ _id: id, fingerprint, caseNumber: null, createdAt: new Date() });
+    await KeyModel.create({ _id: id, fingerprint, caseNumber: null, settled: false, createdAt: new Date() });
     return { claimed: true, id };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
@@ -62,15 +66,21 @@ export async function claimKey(guild: string, moderator: string, key: string, bo
     const row = await KeyModel.findById(id).lean<KeyRow>();
     if (!row) return claimKey(guild, moderator, key, body);
     if (row.fingerprint !== fingerprint) throw conflict('This Idempotency-Key was already used with a different body');
-    if (row.caseNumber !== null) return { claimed: false, caseNumber: row.caseNumber };
-    if (Date.now() > deadline) throw conflict('The first request with this Idempotency-Key is still running');
+    const late = Date.now() > deadline;
+    if (row.caseNumber !== null && (row.settled || late)) return { claimed: false, caseNumber: row.caseNumber };
+    if (late) throw conflict('The first request with this Idempotency-Key is still running');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-/** Records the case a claimed key produced (retries now return it). */
-export async function completeKey(id: string, caseNumber: number): Promise<void> {
+/** Records the case a claimed key produced, before it is acted on (a retry after a crash then finds it). */
+export async function numberKey(id: string, caseNumber: number): Promise<void> {
   await KeyModel.updateOne({ _id: id }, { $set: { caseNumber } });
+}
+
+/** Marks a claimed key's case settled (acted on, `active` or `failed`): retries now return it at once. */
+export async function settleKey(id: string): Promise<void> {
+  await KeyModel.updateOne({ _id: id }, { $set: { settled: true } });
 }
 
 /** Frees a claimed key whose request created no case (it failed before numbering), so a retry may run. */
