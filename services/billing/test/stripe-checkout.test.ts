@@ -1,5 +1,7 @@
 import { waitFor } from '@guildhall/testkit';
 import Stripe from 'stripe';
+import { NotificationModel, type NotificationRow } from '../src/webhooks/model';
+import { requeueIfRelinked } from '../src/webhooks/requeueUnmapped';
 import { type Harness, STRIPE_SECRET, startHarness } from './setup';
 
 const USER = '2090000000000000042';
@@ -129,6 +131,39 @@ describe('Stripe Checkout mapping', () => {
       () => notification('evt_cs_sub_2'),
       (n) => n?.status === 'processed' && n.guild === guild,
     );
+  });
+
+  it('a link created while its subscription event is being processed: the event ending unmapped is processed again', async () => {
+    const guild = '1190000000000000105';
+    const id = 'payments:evt_cs_sub_5';
+    await deliver(event('evt_cs_sub_5', 'customer.subscription.created', subscription('sub_cs_5', 'cus_cs_5'), now));
+    await waitFor(
+      () => notification('evt_cs_sub_5'),
+      (n) => n?.status === 'unmapped',
+    );
+    // Another processor holds the event: it looked the subscription up before the link below existed.
+    const lease = { holder: 'other-replica', until: new Date(Date.now() + 60_000) };
+    await NotificationModel.updateOne({ _id: id }, { $set: { status: 'processing', lease } });
+    await deliver(
+      event(
+        'evt_cs_5',
+        'checkout.session.completed',
+        session('cs_5', 'sub_cs_5', 'cus_cs_5', { metadata: { guild } }),
+        now,
+      ),
+    );
+    await waitFor(
+      () => NotificationModel.findById(id).lean<NotificationRow>(),
+      (row) => row?.relinked === true,
+    );
+    // That processor releases it as it found it, unmapped, and requeues it because it was relinked meanwhile.
+    await NotificationModel.updateOne({ _id: id }, { $set: { status: 'unmapped', lease: null } });
+    await requeueIfRelinked(id);
+    await waitFor(
+      () => notification('evt_cs_sub_5'),
+      (n) => n?.status === 'processed' && n.guild === guild,
+    );
+    expect((await premium(guild)).entitlement.premium).toBe(true);
   });
 
   it('ignores a session without a subscription and leaves one without a guild unmapped', async () => {

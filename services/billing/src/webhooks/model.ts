@@ -8,7 +8,9 @@ export type NotificationStatus = 'received' | 'processing' | 'processed' | 'igno
  * event id, App Store notificationUUID, Pub/Sub messageId) makes a redelivery a no-op. `raw` keeps the exact bytes
  * received; `payload` the verified, decoded content processing reads. `mapKey` is the token a guild link is found
  * by (App Store appAccountToken, Play purchase token). Processing claims a row by moving it to `processing` with
- * a lease; `failed` rows are retried at `nextAttemptAt` (null: gave up after the maximum attempts).
+ * a lease; `failed` rows are retried at `nextAttemptAt` (null: gave up after the maximum attempts). `relinked` marks a
+ * row a guild link for its `mapKey` was created for while it was being processed (it is processed again if it ended
+ * `unmapped`).
  */
 export interface NotificationRow {
   _id: string;
@@ -25,6 +27,7 @@ export interface NotificationRow {
   nextAttemptAt: Date | null;
   lease: Lease | null;
   lastError: string | null;
+  relinked: boolean;
   receivedAt: Date;
   processedAt: Date | null;
 }
@@ -45,6 +48,7 @@ const notificationSchema = new Schema<NotificationRow>(
     nextAttemptAt: { type: Date, default: null },
     lease: leasePath,
     lastError: { type: String, default: null },
+    relinked: { type: Boolean, default: false },
     receivedAt: { type: Date, required: true },
     processedAt: { type: Date, default: null },
   },

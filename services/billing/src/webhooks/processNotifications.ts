@@ -4,6 +4,7 @@ import { applyGoogleNotification } from './applyGoogleNotification';
 import { applyStripeEvent } from './applyStripeEvent';
 import { type NotificationRow, notificationLeases } from './model';
 import type { Outcome } from './outcome';
+import { requeueIfRelinked } from './requeueUnmapped';
 
 const MAX_BACKOFF_MS = 3600_000;
 
@@ -19,13 +20,14 @@ function claimNext() {
     {
       $or: [{ status: { $in: ['received', 'failed'] }, nextAttemptAt: { $lte: new Date() } }, { status: 'processing' }],
     },
-    { update: { $set: { status: 'processing' }, $inc: { attempts: 1 } }, sort: { receivedAt: 1 } },
+    { update: { $set: { status: 'processing', relinked: false }, $inc: { attempts: 1 } }, sort: { receivedAt: 1 } },
   );
 }
 
 /**
  * Processes due stored notifications one at a time until none is due (at most `limit`). Each ends `processed`,
- * `ignored`, `unmapped` (logged; processed again when a link for its token is created) or `stale`; a throwing
+ * `ignored`, `unmapped` (logged; processed again when a link for its token is created, also while it was being
+ * processed) or `stale`; a throwing
  * one becomes `failed` and is retried with exponential backoff (2^attempts s, at most 1 h) until
  * `NOTIFICATION_MAX_ATTEMPTS`, then left `failed` with no next attempt (listed by the staff endpoint).
  */
@@ -49,6 +51,7 @@ export async function processNotifications(ctx: BillingContext, limit = 100): Pr
           lastError: null,
         },
       });
+      if (outcome.status === 'unmapped') await requeueIfRelinked(row._id);
     } catch (err) {
       const gaveUp = row.attempts >= ctx.config.NOTIFICATION_MAX_ATTEMPTS;
       const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** row.attempts);
