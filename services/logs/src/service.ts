@@ -22,7 +22,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   env: logsEnv,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform);
-    return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx)];
+    return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx, directory)];
   },
   start: async (ctx) => {
     await undoLeases.adoptLegacy('undoing');

@@ -147,6 +147,17 @@ describe('message log privacy', () => {
     const bySupport = await history(ids.support);
     expect(bySupport.deleted.map((m) => m.content)).not.toContain('deleted staff note');
     expect(bySupport.events.some((e) => e.channel === staff)).toBe(false);
+
+    const journal = async (as: string) => {
+      const res = await h.call('GET', `/api/v1/servers/${g}/journal?kind=message_delete`, {
+        as,
+        caps: ['journal.read'],
+      });
+      expect(res.status).toBe(200);
+      return res.body.events as Array<{ channel: string; data: { content?: string } }>;
+    };
+    expect((await journal(ids.admin)).map((e) => e.data.content)).toContain('deleted staff note');
+    expect((await journal(ids.support)).some((e) => e.channel === staff)).toBe(false);
   });
 
   it('posts message embeds of a private channel only to a log channel at least as private', async () => {

@@ -1,15 +1,22 @@
 import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@guildhall/shared';
 import type { LogsContext } from '../config';
+import type { ChannelDirectory } from '../privacy/channelFacts';
+import { hiddenOrAll } from '../privacy/hiddenChannels';
 import { listJournal } from './listJournal';
 import { toJournalEvent } from './toJournalEvent';
 import { undoEvent } from './undoEvent';
 
-/** GET /journal and POST /journal/{event}/undo (a lifted ban or timeout also emits `journal.undone`). */
-export function journalRoutes(ctx: LogsContext): RouteBinding[] {
+/**
+ * GET /journal (message events only of channels the caller can view; none when community does not answer) and
+ * POST /journal/{event}/undo (a lifted ban or timeout also emits `journal.undone`).
+ */
+export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
+  const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   return [
-    bind(logRoutes.listJournal, async ({ params, query }) => ({
-      events: (await listJournal(params.guild, query)).map(toJournalEvent),
-    })),
+    bind(logRoutes.listJournal, async ({ params, query, identity }) => {
+      const hidden = await hiddenOrAll(deps, params.guild, identity.sub);
+      return { events: (await listJournal(params.guild, query, hidden)).map(toJournalEvent) };
+    }),
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
       const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason);

@@ -25,3 +25,32 @@ export async function hiddenChannels(
   const byId = new Map<string, ChannelFacts>(channels.map((c) => [c.id, c]));
   return channels.filter((c) => !canView(viewer, guild, c, (id) => byId.get(id))).map((c) => c.id);
 }
+
+/**
+ * `hiddenChannels`, failing closed: when community does not answer within `deps.timeoutMs`, every channel counts as
+ * hidden (`'all'`), so a reader still gets what needs no channel check rather than an error or what they may not see.
+ */
+export async function hiddenOrAll(
+  deps: Parameters<typeof hiddenChannels>[0],
+  guild: string,
+  user: string,
+): Promise<string[] | 'all'> {
+  try {
+    return await hiddenChannels(deps, guild, user);
+  } catch {
+    return 'all';
+  }
+}
+
+/** Journal kinds about a channel's messages (they carry message content). */
+export const MESSAGE_EVENT_KINDS = ['message_edit', 'message_delete', 'message_bulk_delete'];
+
+/**
+ * A MongoDB filter on journal events that leaves out the message events (`MESSAGE_EVENT_KINDS`) of `hidden`
+ * channels (`'all'`: every message event); other events are kept.
+ */
+export function visibleEventsFilter(hidden: string[] | 'all'): Record<string, unknown> {
+  if (hidden === 'all') return { kind: { $nin: MESSAGE_EVENT_KINDS } };
+  if (!hidden.length) return {};
+  return { $or: [{ kind: { $nin: MESSAGE_EVENT_KINDS } }, { channel: { $nin: hidden } }] };
+}

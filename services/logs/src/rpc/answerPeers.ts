@@ -14,32 +14,14 @@ import { toJournalEvent } from '../journal/toJournalEvent';
 import { deletedMessagesBy } from '../messages/searchMessages';
 import { toLoggedMessage } from '../messages/toLoggedMessage';
 import type { ChannelDirectory } from '../privacy/channelFacts';
-import { hiddenChannels } from '../privacy/hiddenChannels';
+import { type hiddenChannels, hiddenOrAll } from '../privacy/hiddenChannels';
 import { loadSettings } from '../settings/getSettings';
-
-const MESSAGE_KINDS = new Set(['message_edit', 'message_delete', 'message_bulk_delete']);
-
-/**
- * `hiddenChannels` for a member record, failing closed: the asker (moderation) waits `PEER_TIMEOUT_MS` for this
- * answer, so community gets half of it; when it does not answer, every message is hidden (the record still lists
- * cases and non-message events) rather than the whole record failing or showing what the viewer may not see.
- */
-async function hiddenOrAll(
-  deps: Parameters<typeof hiddenChannels>[0],
-  guild: string,
-  viewer: string,
-): Promise<string[] | 'all'> {
-  try {
-    return await hiddenChannels({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, guild, viewer);
-  } catch {
-    return 'all';
-  }
-}
 
 /**
  * `RPC.memberHistory` {guild, user, limit?, viewer?} -> {events (user is target or actor), deleted (their deleted
  * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
- * and message events of channels the viewer cannot view are left out (`hiddenOrAll`). 400 on bad ids.
+ * and message events of channels the viewer cannot view are left out (`hiddenOrAll`: all of them when
+ * community does not answer in time). 400 on bad ids.
  */
 export async function memberHistory(
   deps: Parameters<typeof hiddenChannels>[0],
@@ -51,15 +33,15 @@ export async function memberHistory(
   if (req.viewer !== undefined && !Snowflake.safeParse(req.viewer).success)
     throw badRequest('viewer must be a user id');
   const limit = Math.min(Math.max(Math.trunc(Number(req.limit ?? 50)) || 50, 1), 100);
-  const hidden = req.viewer ? await hiddenOrAll(deps, req.guild, req.viewer) : [];
+  // The asker (moderation) waits `PEER_TIMEOUT_MS` for this answer, so community gets half of it.
+  const hidden = req.viewer
+    ? await hiddenOrAll({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, req.guild, req.viewer)
+    : [];
   const [events, deleted] = await Promise.all([
-    eventsAboutUser(req.guild, req.user, limit),
+    eventsAboutUser(req.guild, req.user, limit, hidden),
     deletedMessagesBy(req.guild, req.user, limit, hidden),
   ]);
-  const visible = events.filter(
-    (e) => !MESSAGE_KINDS.has(e.kind) || !e.channel || (hidden !== 'all' && !hidden.includes(e.channel)),
-  );
-  return { events: visible.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
+  return { events: events.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
 }
 
 /** `RPC.features('logs')` {guild} -> feature `logs`: on (all four destinations set), partial (some), off (none). */
