@@ -1,7 +1,9 @@
 import { dispatchConsumer, eventConsumer, type Stoppable } from '@guildhall/shared';
 import { recordLogMessage } from './cases/recordLogMessage';
-import { revokeLifted } from './cases/revokeLifted';
+import { nameLifter, revokeLifted } from './cases/revokeLifted';
 import type { ModerationContext } from './config';
+import { liftOf } from './platform/auditLift';
+import { findPerson } from './platform/people';
 import { fileReport } from './reports/fileReport';
 
 /**
@@ -9,7 +11,9 @@ import { fileReport } from './reports/fileReport';
  * - `platform.dispatch.*.INTERACTION_CREATE`: "Report message" commands become reports (durable `moderation-reports`);
  * - `events.logs.*.case.logged`: the case's log channel/message are stored (durable `moderation-case-logged`);
  * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`) and `platform.dispatch.*.GUILD_BAN_REMOVE`
- *   (durable `moderation-unbans`): a ban or timeout lifted outside a revoke marks its active case `revoked`.
+ *   (durable `moderation-unbans`): a ban or timeout lifted outside a revoke marks its active case `revoked`;
+ * - `platform.dispatch.*.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or a timeout
+ *   removal made on the platform by someone other than the bot revokes the case naming them (`nameLifter`).
  */
 export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[]> {
   const reports = await ctx.bus.consume(dispatchConsumer('moderation-reports', ['INTERACTION_CREATE']), (msg) =>
@@ -39,5 +43,29 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
       how: 'unbanned on the platform, not through the service',
     });
   });
-  return [{ stop: reports }, { stop: logged }, { stop: lifted }, { stop: unbans }];
+  const botUserId = await botUser(ctx);
+  const auditLifts = await ctx.bus.consume(
+    dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']),
+    async (msg) => {
+      const lift = liftOf(msg.data.d, botUserId);
+      if (!lift) return;
+      const person = await findPerson(ctx.platform, lift.guild, lift.by);
+      await nameLifter(ctx.outbox, lift.guild, lift.target, lift.action, {
+        by: lift.by,
+        byName: person?.name ?? lift.by,
+        how: lift.how,
+      });
+    },
+  );
+  return [{ stop: reports }, { stop: logged }, { stop: lifted }, { stop: unbans }, { stop: auditLifts }];
+}
+
+/** The bot's own user id (its audit entries are the service's own actions); null when the platform cannot say. */
+async function botUser(ctx: ModerationContext): Promise<string | null> {
+  try {
+    return (await ctx.platform.users.getCurrent()).id;
+  } catch (err) {
+    ctx.logger.warn({ err }, 'could not read the bot user; audit-log lifts are attributed to whoever the entry names');
+    return null;
+  }
 }

@@ -1,5 +1,7 @@
-import { type MemberHistoryReply, RPC } from '@guildhall/shared';
+import { FAKE_BOT_USER_ID } from '@guildhall/platform-simulator';
+import { type MemberHistoryReply, newSnowflake, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
+import { AuditLogEvent } from 'discord-api-types/v10';
 import { CaseModel, type CaseRow } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
 
@@ -74,5 +76,56 @@ describe('cases lifted outside a revoke', () => {
     );
     expect(c?.revokedBy).toBeNull();
     expect(c?.history.at(-1)?.note).toBe('unbanned on the platform, not through the service');
+  });
+
+  const auditEntry = (action: AuditLogEvent, target: string, by: string, changes: unknown[] = []) =>
+    h.dispatch('GUILD_AUDIT_LOG_ENTRY_CREATE', {
+      id: newSnowflake(),
+      guild_id: h.seed.id,
+      action_type: action,
+      user_id: by,
+      target_id: target,
+      changes,
+    });
+
+  it("the platform's unban, then its audit entry: the revoked case names who unbanned and case.revoked is emitted", async () => {
+    const target = h.seed.ids.member;
+    const ban = await create(target, { action: 'ban' });
+    expect(ban.status).toBe(201);
+    await h.dispatch('GUILD_BAN_REMOVE', {
+      guild_id: h.seed.id,
+      user: { id: target, username: 'pat', discriminator: '0', global_name: null, avatar: null },
+    });
+    await waitFor(
+      () => statusOf(target, ban.body.number),
+      (x) => x?.status === 'revoked',
+    );
+    await auditEntry(AuditLogEvent.MemberBanRemove, target, h.seed.ids.admin);
+    const c = await waitFor(
+      () => statusOf(target, ban.body.number),
+      (x) => x?.revokedBy === h.seed.ids.admin,
+    );
+    expect(c?.history.at(-1)).toMatchObject({ change: 'revoker', by: h.seed.ids.admin });
+    await waitFor(
+      () => h.events.find((e) => e.type === 'case.revoked' && e.data.case.number === ban.body.number),
+      (e) => e !== undefined,
+    );
+  });
+
+  it("a timeout removed on the platform revokes the timeout case naming who; the bot's own entries change nothing", async () => {
+    const target = newSnowflake();
+    h.fake.memberJoins(h.seed.id, { user: { id: target, username: 'tim' } });
+    const timeout = await create(target, { action: 'timeout', duration: 3600 });
+    expect(timeout.status).toBe(201);
+    const cleared = [{ key: 'communication_disabled_until', old_value: new Date().toISOString() }];
+    await auditEntry(AuditLogEvent.MemberUpdate, target, FAKE_BOT_USER_ID, cleared);
+    await auditEntry(AuditLogEvent.MemberUpdate, target, h.seed.ids.admin, [{ key: 'nick', new_value: 'x' }]);
+    await auditEntry(AuditLogEvent.MemberUpdate, target, h.seed.ids.admin, cleared);
+    const c = await waitFor(
+      () => statusOf(target, timeout.body.number),
+      (x) => x?.status === 'revoked',
+    );
+    expect(c).toMatchObject({ revokedBy: h.seed.ids.admin });
+    expect(c?.history.filter((e) => e.change === 'revoked')).toHaveLength(1);
   });
 });

@@ -157,6 +157,7 @@ export const CASE_CHANGES = [
   'revoked',
   'expired',
   'dm',
+  'revoker',
 ] as const;
 
 /** One change of a case: what, who (null for the service itself), when, and the reason it replaced (`reason`). */
