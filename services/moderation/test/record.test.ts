@@ -152,7 +152,9 @@ describe('member record', () => {
         createdAt: new Date(now - i * 60_000),
       });
     });
-    await CaseModel.insertMany(rows, { ordered: false });
+    await CaseModel.collection.insertMany(rows as unknown as Parameters<typeof CaseModel.collection.insertMany>[0], {
+      ordered: false,
+    });
     expect(await CaseModel.countDocuments({ guild })).toBeGreaterThanOrEqual(10_000);
     const res = await record(h.seed.ids.moderator);
     expect(res.status).toBe(200);
