@@ -18,6 +18,7 @@ export * from './lease';
 export * from './logger';
 export * from './mongo';
 export * from './openapi';
+export * from './paging';
 export * from './platform';
 export * from './poller';
 export * from './requestContext';

@@ -35,7 +35,26 @@ export interface Harness {
   call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response>;
   user(userId: string, guild: string, caps?: string[]): Promise<Record<string, string>>;
   staff(): Promise<Record<string, string>>;
+  /** `GET …/premium` of `guild` as `PREMIUM_READER` (asserts 200). */
+  premium(guild: string): Promise<PremiumBody>;
+  /** The staff list of stored notifications of `provider` (asserts 200). */
+  notifications(provider: string): Promise<StoredNotification[]>;
   stop(): Promise<void>;
+}
+
+/** The user whose identity reads premium in the tests. */
+export const PREMIUM_READER = '2090000000000000042';
+
+/** What the tests read of `GET …/premium`. */
+// biome-ignore lint/suspicious/noExplicitAny: the body is checked field by field by each test
+export type PremiumBody = Record<string, any>;
+
+/** What the tests read of one stored notification in the staff list. */
+export interface StoredNotification {
+  id: string;
+  eventId: string;
+  status: string;
+  guild: string | null;
 }
 
 /** Starts billing in-process (see `startServiceHarness`) with every provider configured and its entitlement events. */
@@ -56,6 +75,15 @@ export async function startHarness(): Promise<Harness> {
       BILLING_POLL_MS: '200',
     },
   });
+  const call: Harness['call'] = (method, path, headers, body) =>
+    fetch(`${h.service.url}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const user: Harness['user'] = (userId, guild, caps = ['premium.manage']) =>
+    identityHeaders(userIdentity(userId, guild, caps));
+  const staff = () => identityHeaders(STAFF);
   return {
     svc: h.service,
     bus: h.peer,
@@ -63,14 +91,19 @@ export async function startHarness(): Promise<Harness> {
     jwks,
     events: h.events,
     fake: h.fake,
-    call: (method, path, headers, body) =>
-      fetch(`${h.service.url}${path}`, {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    user: (userId, guild, caps = ['premium.manage']) => identityHeaders(userIdentity(userId, guild, caps)),
-    staff: () => identityHeaders(STAFF),
+    call,
+    user,
+    staff,
+    async premium(guild) {
+      const res = await call('GET', `/api/v1/servers/${guild}/premium`, await user(PREMIUM_READER, guild));
+      expect(res.status).toBe(200);
+      return res.json();
+    },
+    async notifications(provider) {
+      const res = await call('GET', `/api/staff/billing/notifications?provider=${provider}`, await staff());
+      expect(res.status).toBe(200);
+      return (await res.json()).notifications;
+    },
     async stop() {
       await h.close();
       await jwks.close();

@@ -2,9 +2,8 @@ import { waitFor } from '@guildhall/testkit';
 import Stripe from 'stripe';
 import { NotificationModel, type NotificationRow } from '../src/webhooks/model';
 import { requeueIfRelinked } from '../src/webhooks/requeueUnmapped';
-import { type Harness, STRIPE_SECRET, startHarness } from './setup';
+import { type Harness, PREMIUM_READER, STRIPE_SECRET, startHarness } from './setup';
 
-const USER = '2090000000000000042';
 let h: Harness;
 
 beforeAll(async () => {
@@ -14,17 +13,7 @@ afterAll(async () => {
   await h.stop();
 });
 
-async function premium(guild: string) {
-  const res = await h.call('GET', `/api/v1/servers/${guild}/premium`, await h.user(USER, guild));
-  expect(res.status).toBe(200);
-  return res.json();
-}
-
-async function notification(eventId: string) {
-  const res = await h.call('GET', '/api/staff/billing/notifications?provider=payments', await h.staff());
-  const list = (await res.json()).notifications as Array<{ eventId: string; status: string; guild: string | null }>;
-  return list.find((n) => n.eventId === eventId);
-}
+const notification = async (eventId: string) => (await h.notifications('payments')).find((n) => n.eventId === eventId);
 
 const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86400;
 const subscription = (id: string, customer: string) => ({
@@ -88,14 +77,14 @@ describe('Stripe Checkout mapping', () => {
     await deliver(created);
     // The entitlement turns premium before its history entry is written: wait for both.
     const after = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.premium && p.history.length === 1,
     );
     expect(after.entitlement).toMatchObject({ status: 'active', sources: ['payments'] });
     expect(after.grants).toEqual([expect.objectContaining({ ref: 'sub_cs_1', status: 'active' })]);
     await deliver(checkout);
     await deliver(created);
-    const again = await premium(guild);
+    const again = await h.premium(guild);
     expect(again.history).toHaveLength(after.history.length);
     expect(again.grants).toHaveLength(1);
   });
@@ -113,7 +102,7 @@ describe('Stripe Checkout mapping', () => {
       () => notification('evt_cs_sub_2'),
       (n) => n?.status === 'unmapped',
     );
-    expect((await premium(guild)).entitlement.premium).toBe(false);
+    expect((await h.premium(guild)).entitlement.premium).toBe(false);
     await deliver(
       event(
         'evt_cs_2',
@@ -123,7 +112,7 @@ describe('Stripe Checkout mapping', () => {
       ),
     );
     const after = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.premium,
     );
     expect(after.grants).toEqual([expect.objectContaining({ ref: 'sub_cs_2', status: 'active' })]);
@@ -163,7 +152,7 @@ describe('Stripe Checkout mapping', () => {
       () => notification('evt_cs_sub_5'),
       (n) => n?.status === 'processed' && n.guild === guild,
     );
-    expect((await premium(guild)).entitlement.premium).toBe(true);
+    expect((await h.premium(guild)).entitlement.premium).toBe(true);
   });
 
   it('ignores a session without a subscription and leaves one without a guild unmapped', async () => {

@@ -7,11 +7,11 @@ import {
   GOOGLE_AUDIENCE,
   GOOGLE_PACKAGE,
   type Harness,
+  PREMIUM_READER,
   STRIPE_SECRET,
   startHarness,
 } from './setup';
 
-const USER = '2090000000000000042';
 let h: Harness;
 
 beforeAll(async () => {
@@ -20,23 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
 });
-
-async function premium(guild: string) {
-  const res = await h.call('GET', `/api/v1/servers/${guild}/premium`, await h.user(USER, guild));
-  expect(res.status).toBe(200);
-  return res.json();
-}
-
-async function notifications(provider: string) {
-  const res = await h.call('GET', `/api/staff/billing/notifications?provider=${provider}`, await h.staff());
-  expect(res.status).toBe(200);
-  return (await res.json()).notifications as Array<{
-    id: string;
-    eventId: string;
-    status: string;
-    guild: string | null;
-  }>;
-}
 
 function post(provider: string, body: string, headers: Record<string, string>) {
   return fetch(`${h.svc.url}/api/webhooks/${provider}`, {
@@ -83,8 +66,8 @@ describe('payments (Stripe)', () => {
     expect((await post('payments', payload, {})).status).toBe(401);
     const notJson = 'not json';
     expect((await post('payments', notJson, { 'stripe-signature': sign(notJson) })).status).toBe(400);
-    expect(await notifications('payments')).toHaveLength(0);
-    expect((await premium(guild)).entitlement.status).toBe('none');
+    expect(await h.notifications('payments')).toHaveLength(0);
+    expect((await h.premium(guild)).entitlement.status).toBe('none');
   });
 
   it('purchase -> premium; replay is a no-op; cancellation at period end; older event is stale; refund revokes', async () => {
@@ -97,7 +80,7 @@ describe('payments (Stripe)', () => {
     const res = await post('payments', created, { 'stripe-signature': sign(created) });
     expect(res.status).toBe(204);
     const after = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.premium && p.history.length === 1,
     );
     expect(after.entitlement).toMatchObject({
@@ -110,7 +93,7 @@ describe('payments (Stripe)', () => {
 
     const replay = await post('payments', created, { 'stripe-signature': sign(created) });
     expect(replay.status).toBe(204);
-    expect(await notifications('payments')).toHaveLength(1);
+    expect(await h.notifications('payments')).toHaveLength(1);
 
     const canceled = event(
       'evt_2',
@@ -120,7 +103,7 @@ describe('payments (Stripe)', () => {
     );
     expect((await post('payments', canceled, { 'stripe-signature': sign(canceled) })).status).toBe(204);
     const canceling = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.status === 'canceling' && p.history.length === 2,
     );
     expect(canceling.entitlement.premium).toBe(true);
@@ -129,11 +112,11 @@ describe('payments (Stripe)', () => {
     const older = event('evt_0', 'customer.subscription.updated', subscription({}), Math.floor(Date.now() / 1000) - 15);
     expect((await post('payments', older, { 'stripe-signature': sign(older) })).status).toBe(204);
     const staleRow = await waitFor(
-      () => notifications('payments'),
+      () => h.notifications('payments'),
       (list) => list.find((n) => n.eventId === 'evt_0')?.status === 'stale',
     );
     expect(staleRow).toHaveLength(3);
-    expect((await premium(guild)).entitlement.status).toBe('canceling');
+    expect((await h.premium(guild)).entitlement.status).toBe('canceling');
 
     const refund = event('evt_3', 'charge.refunded', {
       id: 'ch_1',
@@ -144,7 +127,7 @@ describe('payments (Stripe)', () => {
     });
     expect((await post('payments', refund, { 'stripe-signature': sign(refund) })).status).toBe(204);
     const refunded = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => !p.entitlement.premium && p.history.length === 3,
     );
     expect(refunded.entitlement.status).toBe('revoked');
@@ -168,11 +151,11 @@ describe('payments (Stripe)', () => {
     const payload = event('evt_short', 'customer.subscription.updated', sub);
     expect((await post('payments', payload, { 'stripe-signature': sign(payload) })).status).toBe(204);
     await waitFor(
-      () => premium(g),
+      () => h.premium(g),
       (p) => p.entitlement.status === 'canceling',
     );
     const ended = await waitFor(
-      () => premium(g),
+      () => h.premium(g),
       (p) => !p.entitlement.premium && p.history[0]?.change === 'expiry',
       10_000,
     );
@@ -193,7 +176,7 @@ describe('payments (Stripe)', () => {
     );
     expect((await post('payments', orphan, { 'stripe-signature': sign(orphan) })).status).toBe(204);
     await waitFor(
-      () => notifications('payments'),
+      () => h.notifications('payments'),
       (list) => list.find((n) => n.eventId === 'evt_orphan')?.status === 'unmapped',
     );
   });
@@ -222,7 +205,7 @@ describe('ios-store (App Store Server Notifications V2)', () => {
   }
 
   it('verifies the chain, links appAccountToken to the guild, moves the entitlement; rejects forged/expired/wrong-OID chains', async () => {
-    const link = await h.call('POST', `/api/v1/servers/${guild}/premium/links`, await h.user(USER, guild), {
+    const link = await h.call('POST', `/api/v1/servers/${guild}/premium/links`, await h.user(PREMIUM_READER, guild), {
       provider: 'ios-store',
     });
     expect(link.status).toBe(201);
@@ -249,28 +232,28 @@ describe('ios-store (App Store Server Notifications V2)', () => {
     const tampered = `${head}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${sig}`;
     expect((await post('ios-store', JSON.stringify({ signedPayload: tampered }), {})).status).toBe(401);
     expect((await post('ios-store', '{"nope":1}', {})).status).toBe(400);
-    expect(await notifications('ios-store')).toHaveLength(0);
+    expect(await h.notifications('ios-store')).toHaveLength(0);
 
     expect((await post('ios-store', good, {})).status).toBe(204);
     const active = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.premium,
     );
     expect(active.entitlement).toMatchObject({ status: 'active', sources: ['ios-store'] });
     expect(active.grants[0]).toMatchObject({ source: 'ios-store', ref: originalTransactionId });
     expect((await post('ios-store', good, {})).status).toBe(204);
-    expect(await notifications('ios-store')).toHaveLength(1);
+    expect(await h.notifications('ios-store')).toHaveLength(1);
 
     const disabled = await signedNotification(token, 'DID_CHANGE_RENEWAL_STATUS', 'AUTO_RENEW_DISABLED');
     expect((await post('ios-store', disabled, {})).status).toBe(204);
     await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.status === 'canceling',
     );
     const refund = await signedNotification(token, 'REFUND', undefined);
     expect((await post('ios-store', refund, {})).status).toBe(204);
     const revoked = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => !p.entitlement.premium && p.history.length === 3,
     );
     expect(revoked.entitlement.status).toBe('revoked');
@@ -281,7 +264,7 @@ describe('ios-store (App Store Server Notifications V2)', () => {
     const n = await signedNotification(randomUUID(), 'SUBSCRIBED', 'INITIAL_BUY');
     expect((await post('ios-store', n, {})).status).toBe(204);
     await waitFor(
-      () => notifications('ios-store'),
+      () => h.notifications('ios-store'),
       (list) => list.some((x) => x.status === 'unmapped'),
     );
   });
@@ -333,31 +316,31 @@ describe('android-store (Play RTDN over Pub/Sub push)', () => {
     expect((await post('android-store', push('m-bad-4', 4), otherAccount)).status).toBe(401);
     expect((await post('android-store', push('m-bad-5', 4), {})).status).toBe(401);
     expect((await post('android-store', '{"message":{}}', await bearer())).status).toBe(400);
-    expect(await notifications('android-store')).toHaveLength(0);
+    expect(await h.notifications('android-store')).toHaveLength(0);
   });
 
   it('stores an early purchase as unmapped, applies it once the purchase token is linked; replay and expiry', async () => {
     expect((await post('android-store', push('m-1', 4), await bearer())).status).toBe(204);
     await waitFor(
-      () => notifications('android-store'),
+      () => h.notifications('android-store'),
       (list) => list[0]?.status === 'unmapped',
     );
-    expect((await premium(guild)).entitlement.premium).toBe(false);
+    expect((await h.premium(guild)).entitlement.premium).toBe(false);
 
-    const link = await h.call('POST', `/api/v1/servers/${guild}/premium/links`, await h.user(USER, guild), {
+    const link = await h.call('POST', `/api/v1/servers/${guild}/premium/links`, await h.user(PREMIUM_READER, guild), {
       provider: 'android-store',
       purchaseToken,
     });
     expect(link.status).toBe(201);
     const linked = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.premium,
     );
     expect(linked.entitlement).toMatchObject({ status: 'active', sources: ['android-store'], until: null });
     const taken = await h.call(
       'POST',
       '/api/v1/servers/1190000000000000099/premium/links',
-      await h.user(USER, '1190000000000000099'),
+      await h.user(PREMIUM_READER, '1190000000000000099'),
       {
         provider: 'android-store',
         purchaseToken,
@@ -366,16 +349,16 @@ describe('android-store (Play RTDN over Pub/Sub push)', () => {
     expect(taken.status).toBe(409);
 
     expect((await post('android-store', push('m-1', 4), await bearer())).status).toBe(204);
-    expect(await notifications('android-store')).toHaveLength(1);
+    expect(await h.notifications('android-store')).toHaveLength(1);
 
     expect((await post('android-store', push('m-2', 6), await bearer())).status).toBe(204);
     await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => p.entitlement.status === 'grace',
     );
     expect((await post('android-store', push('m-3', 13), await bearer())).status).toBe(204);
     const expired = await waitFor(
-      () => premium(guild),
+      () => h.premium(guild),
       (p) => !p.entitlement.premium && p.history.length === 3,
     );
     expect(expired.entitlement.status).toBe('expired');

@@ -1,4 +1,4 @@
-import type { CaseList, ListCasesQuery } from '@guildhall/shared';
+import { type CaseList, type ListCasesQuery, pageByNumber } from '@guildhall/shared';
 import type { z } from 'zod';
 import { CaseModel, type CaseRow } from './model';
 import { toCase } from './toCase';
@@ -11,16 +11,8 @@ export async function listCases(
   guild: string,
   query: z.output<typeof ListCasesQuery>,
 ): Promise<z.infer<typeof CaseList>> {
-  const filter: Record<string, unknown> = { guild };
-  if (query.target) filter.target = query.target;
-  if (query.moderator) filter.moderator = query.moderator;
-  if (query.action) filter.action = query.action;
-  if (query.status) filter.status = query.status;
-  if (query.before !== undefined) filter.number = { $lt: query.before };
-  const rows = await CaseModel.find(filter)
-    .sort({ number: -1 })
-    .limit(query.limit + 1)
-    .lean<CaseRow[]>();
-  const page = rows.slice(0, query.limit);
-  return { cases: page.map(toCase), next: rows.length > query.limit ? page[page.length - 1]!.number : null };
+  const { target, moderator, action, status } = query;
+  const filter = { guild, target, moderator, action, status };
+  const { rows, next } = await pageByNumber<CaseRow>(CaseModel, filter, query.before, query.limit);
+  return { cases: rows.map(toCase), next };
 }
