@@ -40,6 +40,7 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
   const dashboards = new Set(config.DASHBOARD_ORIGINS);
   const ipLimit = ipRateLimit(config);
   const sessions = new SessionCache(config.SESSION_CACHE_MS);
+  sessions.share(ctx.bus, ctx.logger);
 
   app.use(dashboardCors(config.DASHBOARD_ORIGINS));
   app.use(cookieParser());
