@@ -8,6 +8,7 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { supervise } = require('./supervisor');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
@@ -141,8 +142,9 @@ function identitySecret(dataDir) {
  * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`,
  * `bridge` (also run the platform bridge `services/bridge/dist/main.js` on port basePort+16 and wait until its
  * shards are READY; it needs PLATFORM_BOT_TOKEN and connects to the gateway `PLATFORM_API_URL`'s `/v10/gateway/bot`
- * names). Returns the URLs (`bridgeUrl` null without the bridge) and `stop()`, `kill(name, signal)` and
- * `start(name)` for fault tests.
+ * names), `supervise` (restart a service, gateway or bridge process that exits unasked, with backoff, printed through
+ * `log('supervisor', ...)`; see scripts/supervisor.js; `npm start` sets it). Returns the URLs (`bridgeUrl` null
+ * without the bridge) and `stop()`, `kill(name, signal)` and `start(name)` for fault tests (without `supervise`).
  */
 async function startStack(options = {}) {
   const dataDir = path.resolve(options.dataDir ?? path.join(ROOT, 'data'));
@@ -150,7 +152,9 @@ async function startStack(options = {}) {
   const log = options.log;
   const extraEnv = options.env ?? {};
   const started = [];
+  const supervisors = [];
   const stopAll = async () => {
+    for (const supervisor of supervisors) supervisor.stop();
     for (const item of started.reverse()) await stopChild(item.child);
   };
   try {
@@ -194,7 +198,21 @@ async function startStack(options = {}) {
       return procs[name];
     };
     const names = [...SERVICES, 'gateway', ...(options.bridge ? ['bridge'] : [])];
-    for (const name of names) started.push({ name, child: launch(name) });
+    for (const name of names) {
+      const child = launch(name);
+      started.push({ name, child });
+      if (options.supervise) {
+        log?.('supervisor', `${name} started (pid ${child.pid})`);
+        const relaunch = () => {
+          const next = launch(name);
+          started.push({ name, child: next });
+          return next;
+        };
+        const ready = () => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name);
+        const say = (line) => log?.('supervisor', line);
+        supervisors.push(supervise({ name, child, launch: relaunch, ready, say }));
+      }
+    }
     await Promise.all(names.map((name) => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name)));
     return {
       gatewayUrl,
