@@ -4,8 +4,6 @@ import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 
 /** The NATS key-value bucket (namespace prefix added) holding the hits of every window, shared by the replicas. */
 export const RATE_LIMIT_BUCKET = 'gateway_rate_limits';
-/** Share of the limit below it at which each hit is written to the bucket before the request is answered. */
-const SYNC_SHARE = 0.1;
 /** Compare-and-set attempts of one write before it is left for the next hit. */
 const MAX_ATTEMPTS = 20;
 /** After NATS refused to open the bucket, this long (ms) without trying again (hits are counted locally meanwhile). */
@@ -20,24 +18,28 @@ interface Count {
   pending: number;
   /** Hits of this replica being written now. */
   writing: number;
-  /** The write in progress (one per key at a time; hits meanwhile wait for the next). */
-  push: Promise<void> | null;
-  /** The first read of the stored total (a restarted replica learns the hits counted before). */
-  loaded: Promise<void>;
+  /**
+   * Requests waiting for their hit to be stored (the next write takes them all): `offset` is the hit's place among the
+   * pending hits, so each is told its own place in the stored count.
+   */
+  waiting: Array<{ offset: number; resolve: (total: number) => void }>;
+  /** True while a write loop runs for this count (one at a time; it takes the hits that arrive meanwhile). */
+  writer: boolean;
 }
 
 /**
  * An `express-rate-limit` store shared by every gateway replica: fixed windows of `windowMs` aligned to the clock,
  * one counter per client and window in the NATS key-value bucket `RATE_LIMIT_BUCKET` (key
  * `<name>.<window number>.<client key in hex>`, entries expire after two windows), so the limit holds across
- * replicas and a restarted replica keeps counting where the others are.
+ * replicas and a restarted replica continues the count (its first write returns the stored total).
  *
- * Cost: a request does not wait for NATS while its client is far from the limit. Its hit is added to the counter in
- * the background (compare-and-set; the hits that arrive during a write go in the next one, so a busy client costs one
- * write at a time per replica), and every replica watches the bucket for the others' writes. Within `SYNC_SHARE` of
- * the limit (and for the first hit of a client in a window on this replica, which reads the stored total), the hit
- * is written before the answer, so the last allowed request is exact across replicas; past the limit, refusals are
- * answered from memory. When NATS is unreachable the replica counts its own hits and writes them once it is back.
+ * Each allowed request waits until its hit is added to the counter (compare-and-set), and the total it gets is the
+ * stored one, so the request that passes the limit is the same whichever replicas served the others. Writes are
+ * batched per client: while one is under way, the hits that arrive wait for the next, which takes them all in one
+ * write (a busy client costs one write at a time per replica, about two NATS round trips, not one per request).
+ * Replicas watch the bucket for each other's writes, so a client already past the limit is refused from memory
+ * (its hit is written in the background). While NATS is unreachable a replica counts its own hits and writes them
+ * once it is back.
  */
 export class SharedWindowStore implements Store {
   readonly localKeys = false;
@@ -68,11 +70,13 @@ export class SharedWindowStore implements Store {
   async increment(key: string): Promise<IncrementResponse> {
     const count = this.count(key);
     count.pending += 1;
-    await count.loaded;
-    const total = this.total(count);
-    if (total <= this.limit && total > this.limit * (1 - SYNC_SHARE) - 1) await this.write(count, key);
-    else void this.write(count, key);
-    return { totalHits: this.total(count), resetTime: this.resetTime(count.window) };
+    const resetTime = this.resetTime(count.window);
+    // `shared` + `pending` is certainly counted already (`writing` may be in `shared` too): past the limit, refuse now.
+    if (count.shared + count.pending > this.limit || !this.bus.isConnected()) {
+      void this.write(count, key);
+      return { totalHits: this.total(count), resetTime };
+    }
+    return { totalHits: await this.write(count, key, true), resetTime };
   }
 
   /** Takes back a hit of `key` (express-rate-limit's skip of failed or successful requests). */
@@ -84,17 +88,16 @@ export class SharedWindowStore implements Store {
 
   /** Forgets `key`'s hits of the current window, here and in the bucket. */
   async resetKey(key: string): Promise<void> {
-    const window = this.currentWindow();
-    this.counts.delete(this.entryKey(window, key));
+    const id = this.entryKey(this.currentWindow(), key);
+    this.counts.delete(id);
     const kv = await this.open();
-    await kv?.delete(this.entryKey(window, key)).catch(() => undefined);
+    await kv?.delete(id).catch(() => undefined);
   }
 
-  /** The current window's hits of `key` as this replica knows them (no hit counted). */
+  /** The current window's hits of `key` as this replica knows them (no hit counted), or undefined before any. */
   async get(key: string): Promise<{ totalHits: number; resetTime: Date } | undefined> {
     const count = this.counts.get(this.entryKey(this.currentWindow(), key));
     if (!count) return undefined;
-    await count.loaded;
     return { totalHits: this.total(count), resetTime: this.resetTime(count.window) };
   }
 
@@ -114,59 +117,62 @@ export class SharedWindowStore implements Store {
     return `${this.name}.${window}.${Buffer.from(key).toString('hex') || '0'}`;
   }
 
-  /** This replica's count of `key` in the current window (created, reading the stored total, on first sight). */
+  /** This replica's count of `key` in the current window (created on first sight; older windows dropped). */
   private count(key: string): Count {
     const window = this.currentWindow();
     const id = this.entryKey(window, key);
-    const count = this.counts.get(id);
-    if (count) return count;
-    this.dropPastWindows(window);
-    const created: Count = { window, shared: 0, pending: 0, writing: 0, push: null, loaded: Promise.resolve() };
-    created.loaded = this.read(id).then((stored) => {
-      created.shared = Math.max(created.shared, stored);
-    });
-    this.counts.set(id, created);
-    return created;
+    let count = this.counts.get(id);
+    if (!count) {
+      for (const [old, c] of this.counts) if (c.window < window && !c.writer) this.counts.delete(old);
+      count = { window, shared: 0, pending: 0, writing: 0, waiting: [], writer: false };
+      this.counts.set(id, count);
+    }
+    return count;
   }
 
-  private dropPastWindows(window: number): void {
-    for (const [id, count] of this.counts) if (count.window < window && !count.push) this.counts.delete(id);
+  /**
+   * Has the pending hits of `count` written (starting the write loop unless it runs); with `wait`, resolves once the
+   * write that took this request's hit (the last pending one) ended: with the hit's place in the stored count (hits
+   * of one replica keep their arrival order), or this replica's count when NATS refused the write.
+   */
+  private write(count: Count, key: string, wait = false): Promise<number> {
+    const offset = count.pending;
+    const done = wait
+      ? new Promise<number>((resolve) => count.waiting.push({ offset, resolve }))
+      : Promise.resolve(this.total(count));
+    if (!count.writer) void this.drain(count, this.entryKey(count.window, key));
+    return done;
   }
 
-  private async read(id: string): Promise<number> {
-    const kv = await this.open();
-    if (!kv) return 0;
-    const entry = await kv.get(id).catch(() => null);
-    return entry?.operation === 'PUT' ? Number(entry.string()) || 0 : 0;
-  }
-
-  /** Writes the pending hits of `count` (waiting for a write in progress, then writing what came meanwhile). */
-  private write(count: Count, key: string): Promise<void> {
-    if (count.push) return count.push.then(() => (count.pending !== 0 ? this.write(count, key) : undefined));
-    if (count.pending === 0) return Promise.resolve();
-    count.push = this.pushPending(count, this.entryKey(count.window, key)).finally(() => {
-      count.push = null;
-    });
-    return count.push;
-  }
-
-  private async pushPending(count: Count, id: string): Promise<void> {
-    const kv = await this.open();
-    if (!kv) return;
-    while (count.pending !== 0) {
-      const delta = count.pending;
-      count.pending = 0;
-      count.writing += delta;
-      try {
-        const stored = await this.add(kv, id, delta);
-        count.shared = Math.max(count.shared, stored);
-      } catch (err) {
-        count.pending += delta;
-        this.logger.warn({ err, limiter: this.name }, 'rate limit hits not shared yet (kept for the next write)');
-        return;
-      } finally {
+  /** The write loop of one count: one compare-and-set per round with every hit pending then, until none is left. */
+  private async drain(count: Count, id: string): Promise<void> {
+    count.writer = true;
+    try {
+      const kv = await this.open();
+      let failed = false;
+      while (!failed && (count.pending !== 0 || count.waiting.length)) {
+        const delta = count.pending;
+        const waiters = count.waiting.splice(0);
+        count.pending = 0;
+        count.writing += delta;
+        let stored: number | null = null;
+        try {
+          if (delta !== 0 && kv && this.bus.isConnected()) stored = await this.add(kv, id, delta);
+        } catch (err) {
+          this.logger.warn({ err, limiter: this.name }, 'rate limit hits not shared yet (kept for the next write)');
+        }
         count.writing -= delta;
+        if (stored === null) {
+          count.pending += delta;
+          failed = delta !== 0;
+          for (const waiter of waiters) waiter.resolve(this.total(count));
+        } else {
+          count.shared = Math.max(count.shared, stored);
+          for (const waiter of waiters) waiter.resolve(stored - delta + waiter.offset);
+        }
       }
+    } finally {
+      count.writer = false;
     }
   }
 
