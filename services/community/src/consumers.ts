@@ -13,8 +13,11 @@ import { applyStructureDispatch, STRUCTURE_DISPATCHES } from './structure/applyS
 
 const ITEM_DISPATCHES = ['GUILD_CREATE', 'GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE'] as const;
 const MEMBER_DISPATCHES = ['GUILD_MEMBER_ADD', 'GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE'] as const;
-/** Structure dispatches that can change anyone's access answer (owner, role permissions). */
-const ACCESS_DISPATCHES = new Set(['GUILD_CREATE', 'GUILD_UPDATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE']);
+/**
+ * Structure dispatches that can change anyone's access answer (owner, role permissions). Not GUILD_CREATE: it arrives
+ * for every guild when the bot connects, and what changed meanwhile reaches the gateways within `ACCESS_CACHE_MS`.
+ */
+const ACCESS_DISPATCHES = new Set(['GUILD_UPDATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE']);
 
 /** Stores a structure dispatch, then drops the gateway replicas' cached access answers of a changed guild. */
 async function applyStructure(ctx: CommunityContext, dispatch: Dispatch<(typeof STRUCTURE_DISPATCHES)[number]>) {
