@@ -5,7 +5,7 @@
  * connects to the platform's gateway; without it the platform simulator runs (on PORT+1) and the bridge connects to
  * the simulator gateway, which then plays the demo guild's recorded day (ending now) through the bridge.
  * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117);
- * DATA_DIR moves ./data. Every service, the gateway and the bridge are supervised: a process that exits unasked
+ * DATA_DIR moves ./data. The embedded MongoDB, every service, the gateway and the bridge are supervised: a process that exits unasked
  * (crash, kill -9) is restarted with backoff, printed on `supervisor` lines with the time until it was ready again.
  * Ctrl-C stops everything cleanly.
  */

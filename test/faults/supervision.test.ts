@@ -80,7 +80,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('npm start supervision', () => {
-  it('restarts a service killed with SIGKILL and prints when it is ready again', async () => {
+  it('restarts a service and the embedded MongoDB killed with SIGKILL and prints when they are ready again', async () => {
     const started = await printed(/supervisor\s+logs started \(pid (\d+)\)/, 1_000);
     const pid = Number(/pid (\d+)/.exec(started)?.[1]);
     process.kill(pid, 'SIGKILL');
@@ -104,5 +104,20 @@ describe('npm start supervision', () => {
     process.stdout.write(
       `logs back and ready ${seconds} s after SIGKILL (printed), ${((Date.now() - killedAt) / 1000).toFixed(1)} s seen by the test\n`,
     );
-  }, 90_000);
+
+    // The embedded MongoDB too: restarted on its data dir, and the services are ready again on it.
+    const mongo = Number(/pid (\d+)/.exec(await printed(/supervisor\s+mongo started \(pid (\d+)\)/, 1_000))?.[1]);
+    process.kill(mongo, 'SIGKILL');
+    await printed(new RegExp(`mongo \\(pid ${mongo}\\) exited \\(signal SIGKILL\\)`), 10_000);
+    await printed(/mongo \(pid \d+\) is back and ready/, 60_000);
+    await waitFor(
+      () =>
+        fetch(`http://127.0.0.1:${base + 1}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (status) => status === 200,
+      60_000,
+    );
+  }, 150_000);
 });
