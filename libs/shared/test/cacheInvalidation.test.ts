@@ -62,11 +62,11 @@ describe('cache invalidation across replicas', () => {
   it('hands platform dispatches to every replica through onDispatches, skipping unreadable ones', async () => {
     const [a, b] = [await replica(), await replica()];
     const seen: string[][] = [[], []];
-    [a, b].forEach((bus, i) =>
-      stops.push(
-        onDispatches(bus, ['GUILD_MEMBER_UPDATE'], ({ d }) => seen[i]!.push(`${d.guild_id}:${d.user.id}`), logger),
-      ),
-    );
+    for (const [i, bus] of [a, b].entries()) {
+      const handle = ({ d }: { d: { guild_id: string; user: { id: string } } }) =>
+        seen[i]!.push(`${d.guild_id}:${d.user.id}`);
+      stops.push(onDispatches(bus, ['GUILD_MEMBER_UPDATE'], handle, logger));
+    }
     await Promise.all([a.nc.flush(), b.nc.flush()]);
     const d = { guild_id: '81384788765712384', user: { id: '80351110224678912' }, roles: [] };
     const subject = dispatchSubject('GUILD_MEMBER_UPDATE', d);
