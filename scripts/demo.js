@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const stackFile = path.join(ROOT, 'data', 'stack.json');
+const stackFile = path.join(path.resolve(process.env.DATA_DIR ?? path.join(ROOT, 'data')), 'stack.json');
 
 async function main() {
   if (!fs.existsSync(stackFile)) throw new Error('Guildhall is not running: start it with `npm start` first.');

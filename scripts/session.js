@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const stackFile = path.join(ROOT, 'data', 'stack.json');
+const stackFile = path.join(path.resolve(process.env.DATA_DIR ?? path.join(ROOT, 'data')), 'stack.json');
 const running = fs.existsSync(stackFile) ? JSON.parse(fs.readFileSync(stackFile, 'utf8')) : {};
 if (!process.env.MONGO_URL && !running.mongoUrl) {
   process.stderr.write('No running Guildhall found (data/stack.json): start it with `npm start`, or set MONGO_URL.\n');

@@ -8,6 +8,7 @@ const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const { supervise } = require('./supervisor');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
@@ -88,13 +89,18 @@ function stopChild(child, graceMs = 10_000) {
   });
 }
 
-/** Starts the embedded MongoDB CLI on `port` with `dataDir` (null = in memory). */
+/**
+ * Starts the embedded MongoDB CLI on `port` with `dataDir` (null = in memory). Returns its URL, the child, and
+ * `launch()` / `ready()` to start it again the same way and wait until it accepts connections (supervision).
+ */
 async function startEmbeddedMongo({ port, dataDir, log }) {
   const args = ['--port', String(port), ...(dataDir ? ['--data-dir', dataDir] : ['--memory'])];
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const child = spawnNode('mongo', path.join(ROOT, 'libs/embedded-mongo/dist/cli.js'), args, process.env, log);
-  await waitForPort('127.0.0.1', port, 30_000);
-  return { url: `mongodb://127.0.0.1:${port}`, child };
+  const launch = () => spawnNode('mongo', path.join(ROOT, 'libs/embedded-mongo/dist/cli.js'), args, process.env, log);
+  const ready = () => waitForPort('127.0.0.1', port, 30_000);
+  const child = launch();
+  await ready();
+  return { url: `mongodb://127.0.0.1:${port}`, child, launch, ready };
 }
 
 /**
@@ -141,8 +147,9 @@ function identitySecret(dataDir) {
  * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`,
  * `bridge` (also run the platform bridge `services/bridge/dist/main.js` on port basePort+16 and wait until its
  * shards are READY; it needs PLATFORM_BOT_TOKEN and connects to the gateway `PLATFORM_API_URL`'s `/v10/gateway/bot`
- * names). Returns the URLs (`bridgeUrl` null without the bridge) and `stop()`, `kill(name, signal)` and
- * `start(name)` for fault tests.
+ * names), `supervise` (restart the embedded MongoDB, a service, the gateway or the bridge when it exits unasked, with backoff, printed through
+ * `log('supervisor', ...)`; see scripts/supervisor.js; `npm start` sets it). Returns the URLs (`bridgeUrl` null
+ * without the bridge) and `stop()`, `kill(name, signal)` and `start(name)` for fault tests (without `supervise`).
  */
 async function startStack(options = {}) {
   const dataDir = path.resolve(options.dataDir ?? path.join(ROOT, 'data'));
@@ -150,8 +157,21 @@ async function startStack(options = {}) {
   const log = options.log;
   const extraEnv = options.env ?? {};
   const started = [];
+  const supervisors = [];
   const stopAll = async () => {
+    for (const supervisor of supervisors) supervisor.stop();
     for (const item of started.reverse()) await stopChild(item.child);
+  };
+  /** With `supervise`: restarts process `name` (now `child`) through `launch` whenever it exits unasked. */
+  const superviseChild = (name, child, launch, ready) => {
+    if (!options.supervise) return;
+    log?.('supervisor', `${name} started (pid ${child.pid})`);
+    const relaunch = () => {
+      const next = launch();
+      started.push({ name, child: next });
+      return next;
+    };
+    supervisors.push(supervise({ name, child, launch: relaunch, ready, say: (line) => log?.('supervisor', line) }));
   };
   try {
     const mongo = options.mongoUrl
@@ -162,6 +182,7 @@ async function startStack(options = {}) {
           log,
         });
     started.push({ name: 'mongo', child: mongo.child });
+    if (mongo.child) superviseChild('mongo', mongo.child, mongo.launch, mongo.ready);
     const nats = await ensureNats({ natsUrl: options.natsUrl, dataDir, log });
     started.push({ name: 'nats', child: nats.child });
     const prefix = options.dbPrefix ?? 'guildhall';
@@ -194,7 +215,16 @@ async function startStack(options = {}) {
       return procs[name];
     };
     const names = [...SERVICES, 'gateway', ...(options.bridge ? ['bridge'] : [])];
-    for (const name of names) started.push({ name, child: launch(name) });
+    for (const name of names) {
+      const child = launch(name);
+      started.push({ name, child });
+      superviseChild(
+        name,
+        child,
+        () => launch(name),
+        () => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name),
+      );
+    }
     await Promise.all(names.map((name) => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name)));
     return {
       gatewayUrl,

@@ -4,7 +4,9 @@
  * under ./data (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. With PLATFORM_BOT_TOKEN the bridge
  * connects to the platform's gateway; without it the platform simulator runs (on PORT+1) and the bridge connects to
  * the simulator gateway, which then plays the demo guild's recorded day (ending now) through the bridge.
- * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117).
+ * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117);
+ * DATA_DIR moves ./data. The embedded MongoDB, every service, the gateway and the bridge are supervised: a process that exits unasked
+ * (crash, kill -9) is restarted with backoff, printed on `supervisor` lines with the time until it was ready again.
  * Ctrl-C stops everything cleanly.
  */
 const fs = require('node:fs');
@@ -12,8 +14,10 @@ const path = require('node:path');
 const { startStack, ROOT } = require('./stack');
 const { startSimulator } = require('./simulator');
 
+/** Where the embedded MongoDB, a NATS server started here and the identity secret keep their files. */
+const DATA_DIR = path.resolve(process.env.DATA_DIR ?? path.join(ROOT, 'data'));
 /** Where `npm run session` and `npm run demo` find the running system. */
-const STACK_FILE = path.join(ROOT, 'data', 'stack.json');
+const STACK_FILE = path.join(DATA_DIR, 'stack.json');
 
 const colors = {
   gateway: 36,
@@ -25,9 +29,10 @@ const colors = {
   mongo: 90,
   nats: 90,
   bridge: 96,
+  supervisor: 97,
 };
 const log = (name, line) => {
-  if (process.env.QUIET && !/"level":(50|60)/.test(line)) return;
+  if (process.env.QUIET && name !== 'supervisor' && !/"level":(50|60)/.test(line)) return;
   process.stdout.write(`\x1b[${colors[name] ?? 0}m${name.padEnd(10)}\x1b[0m ${line}\n`);
 };
 
@@ -58,6 +63,8 @@ async function main() {
     basePort: process.env.STACK_BASE_PORT ? Number(process.env.STACK_BASE_PORT) : undefined,
     log,
     bridge: true,
+    supervise: true,
+    dataDir: DATA_DIR,
     env,
   });
   if (simulator) {

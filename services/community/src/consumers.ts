@@ -1,4 +1,10 @@
-import { type Dispatch, dispatchConsumer, dispatchSubjects, parseDispatch, type Stoppable } from '@guildhall/shared';
+import {
+  broadcastInvalidation,
+  type Dispatch,
+  dispatchConsumer,
+  onDispatches,
+  type Stoppable,
+} from '@guildhall/shared';
 import { forgetMember } from './access/memberCache';
 import type { CommunityContext } from './config';
 import { replaceGuildItems } from './packs/guildItems';
@@ -7,6 +13,19 @@ import { applyStructureDispatch, STRUCTURE_DISPATCHES } from './structure/applyS
 
 const ITEM_DISPATCHES = ['GUILD_CREATE', 'GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE'] as const;
 const MEMBER_DISPATCHES = ['GUILD_MEMBER_ADD', 'GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE'] as const;
+/**
+ * Structure dispatches that can change anyone's access answer (owner, role permissions). Not GUILD_CREATE: it arrives
+ * for every guild when the bot connects, and what changed meanwhile reaches the gateways within `ACCESS_CACHE_MS`.
+ */
+const ACCESS_DISPATCHES = new Set(['GUILD_UPDATE', 'GUILD_ROLE_UPDATE', 'GUILD_ROLE_DELETE']);
+
+/** Stores a structure dispatch, then drops the gateway replicas' cached access answers of a changed guild. */
+async function applyStructure(ctx: CommunityContext, dispatch: Dispatch<(typeof STRUCTURE_DISPATCHES)[number]>) {
+  await applyStructureDispatch(ctx, dispatch);
+  if (!ACCESS_DISPATCHES.has(dispatch.t)) return;
+  const guild = 'guild_id' in dispatch.d ? dispatch.d.guild_id : dispatch.d.id;
+  broadcastInvalidation(ctx.bus, 'access', [`${guild}:*`]);
+}
 
 async function applyItemDispatch(dispatch: Dispatch<(typeof ITEM_DISPATCHES)[number]>): Promise<void> {
   if (dispatch.t === 'GUILD_CREATE') {
@@ -24,35 +43,26 @@ async function applyItemDispatch(dispatch: Dispatch<(typeof ITEM_DISPATCHES)[num
  * - `community-posts`: thread and reaction dispatches -> forum posts and votes;
  * - `community-items`: emoji and sticker dispatches -> the guild's items.
  * Plus a plain (per replica) subscription on member dispatches that drops this replica's cached member for
- * RPC.access, so every replica forgets it.
+ * RPC.access, so every replica forgets it, and then tells every gateway replica to drop its access answer for that
+ * member (`cache.invalidate.access`; each community replica does, after its own drop, so no gateway replica keeps an
+ * answer computed from a stale member). Guild and role dispatches drop the guild's access answers once stored.
  */
 export async function startConsumers(ctx: CommunityContext): Promise<Stoppable[]> {
   const stops = await Promise.all([
     ctx.bus.consume(dispatchConsumer('community-structure', STRUCTURE_DISPATCHES), (msg) =>
-      applyStructureDispatch(ctx, msg.data),
+      applyStructure(ctx, msg.data),
     ),
     ctx.bus.consume(dispatchConsumer('community-posts', POST_DISPATCHES), (msg) => applyPostDispatch(ctx, msg.data)),
     ctx.bus.consume(dispatchConsumer('community-items', ITEM_DISPATCHES), (msg) => applyItemDispatch(msg.data)),
   ]);
-  const members = dispatchSubjects(MEMBER_DISPATCHES).map((subject) =>
-    ctx.bus.nc.subscribe(ctx.bus.subject(subject), {
-      callback: (err, msg) => {
-        if (err) return;
-        try {
-          const { d } = parseDispatch(MEMBER_DISPATCHES, msg.json(), subject);
-          forgetMember(d.guild_id, d.user.id);
-        } catch (parseErr) {
-          ctx.logger.warn({ err: parseErr }, 'unreadable member dispatch');
-        }
-      },
-    }),
-  );
-  return [
-    ...stops.map((stop) => ({ stop })),
-    {
-      async stop() {
-        for (const sub of members) sub.unsubscribe();
-      },
+  const members = onDispatches(
+    ctx.bus,
+    MEMBER_DISPATCHES,
+    ({ d }) => {
+      forgetMember(d.guild_id, d.user.id);
+      broadcastInvalidation(ctx.bus, 'access', [`${d.guild_id}:${d.user.id}`]);
     },
-  ];
+    ctx.logger,
+  );
+  return [...stops.map((stop) => ({ stop })), members];
 }

@@ -217,6 +217,28 @@ describe('community: forums and post status', () => {
     expect((await PostModel.findById(thread).lean())?.archived).toBe(true);
   });
 
+  it('archives a due post once when two replicas run the archiver at once, and takes over a dead replica’s claim', async () => {
+    const due = { archiveAt: new Date(Date.now() - 1000), archived: false };
+    await PostModel.updateOne({ _id: thread }, { $set: due });
+    h.fake.reset();
+    const counts = await Promise.all([archiveDuePosts(h.service.ctx), archiveDuePosts(h.service.ctx)]);
+    expect(counts.sort()).toEqual([0, 1]);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')).toHaveLength(1);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ archived: true, archiveAt: null, lease: null });
+
+    // A replica claimed the post and died before archiving it: nobody touches it while its lease holds, then the
+    // next run takes it over.
+    const held = { holder: 'dead-replica', until: new Date(Date.now() + 60_000) };
+    await PostModel.updateOne({ _id: thread }, { $set: { ...due, lease: held } });
+    h.fake.reset();
+    expect(await archiveDuePosts(h.service.ctx)).toBe(0);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')).toHaveLength(0);
+    await PostModel.updateOne({ _id: thread }, { $set: { 'lease.until': new Date(Date.now() - 1) } });
+    expect(await archiveDuePosts(h.service.ctx)).toBe(1);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')).toHaveLength(1);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ archived: true, archiveAt: null, lease: null });
+  });
+
   it('moving back to a status without lock, reply or role unlocks and replaces the status tag only', async () => {
     h.fake.reset();
     const res = await h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, {

@@ -1,4 +1,15 @@
-import { type AccessReply, type AccessRequest, forbidden, type Identity, RPC } from '@guildhall/shared';
+import {
+  type AccessReply,
+  type AccessRequest,
+  dropKey,
+  type EventBus,
+  forbidden,
+  type Identity,
+  type Logger,
+  onInvalidation,
+  RPC,
+  type Stoppable,
+} from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LRUCache, type Perf } from 'lru-cache';
 import type { GatewayContext } from './config';
@@ -10,7 +21,8 @@ const MAX_CACHED = 50_000;
  * Asks community whether a user may act in a guild (`RPC.access`), reusing answers for `ttlMs` per guild+user
  * (lru-cache, at most 50 000 answers; `clock` measures the TTL in ms, `performance` by default; `ttlMs` 0 asks every
  * time). Concurrent misses for one guild+user share a single question (no stampede when an entry expires under
- * load); a failed question is not kept.
+ * load); a failed question is not kept. Community tells every replica to drop answers it changed (`follow`): a
+ * member's roles, a role's permissions, the owner or a staff role's caps take effect within milliseconds, not `ttlMs`.
  */
 export class AccessCache {
   private readonly cache: LRUCache<string, AccessReply, AccessRequest>;
@@ -36,14 +48,24 @@ export class AccessCache {
     // `ask` always answers a reply and aborted questions still answer (ignoreFetchAbort), so this is never undefined.
     return (await this.cache.fetch(`${guild}:${user}`, { context: { guild, user } })) as AccessReply;
   }
+
+  /**
+   * Drops the answers named on `cache.invalidate.access` (`<guild>:<user>`, or `<guild>:*` for the whole guild); a
+   * question in flight then is answered but not kept.
+   */
+  follow(bus: EventBus, logger: Logger): Stoppable {
+    return onInvalidation(bus, 'access', (key) => dropKey(this.cache, key), logger);
+  }
 }
 
-/** The RPC.access query over the bus, with the shared peer timeout. */
+/** The RPC.access query over the bus, with the shared peer timeout, following community's invalidations. */
 export function accessCache(ctx: GatewayContext): AccessCache {
-  return new AccessCache(
+  const cache = new AccessCache(
     (req) => ctx.bus.request<AccessReply>(RPC.access, req, ctx.config.PEER_TIMEOUT_MS),
     ctx.config.ACCESS_CACHE_MS,
   );
+  cache.follow(ctx.bus, ctx.logger);
+  return cache;
 }
 
 /**

@@ -24,13 +24,13 @@ export const API_VERSION = '1.0.0';
  * |-----------------|-------------------|-------------------------------------------------------------------|
  * | cors            | all               | dashboard origins only, with credentials                          |
  * | cookies         | all               | cookie-parser (session and login-state cookies)                   |
- * | ip rate limit   | /auth, /api       | per client IP, 429 + Retry-After                                  |
+ * | ip rate limit   | /auth, /api       | per client IP, all replicas (NATS KV), 429 + Retry-After          |
  * | auth routes     | /auth/*           | OAuth2 login, callback, logout, me                                |
  * | docs            | /api/openapi.json, /api/docs | OpenAPI 3.1 and Swagger UI                             |
  * | route match     | /api/*            | contract route or 404 / 405 (+ Allow) / 400 bad path parameter     |
  * | body limit      | /api/*            | Content-Length over BODY_LIMIT -> 413                             |
  * | authenticate    | /api/*            | session cookie (+ CSRF) or staff bearer JWT -> 401 / 403           |
- * | user rate limit | /api/*            | per session user / staff member, 429 + Retry-After                |
+ * | user rate limit | /api/*            | per session user / staff member, all replicas, 429 + Retry-After  |
  * | access          | /api/*            | community RPC.access: guild access and the route's cap -> 403     |
  * | proxy           | /api/*            | signed identity header, streamed body (413 past the limit), 503   |
  */
@@ -38,8 +38,9 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
   const { config } = ctx;
   const bodyLimit = parseByteSize(config.BODY_LIMIT);
   const dashboards = new Set(config.DASHBOARD_ORIGINS);
-  const ipLimit = ipRateLimit(config);
+  const ipLimit = ipRateLimit(ctx);
   const sessions = new SessionCache(config.SESSION_CACHE_MS);
+  sessions.share(ctx.bus, ctx.logger);
 
   app.use(dashboardCors(config.DASHBOARD_ORIGINS));
   app.use(cookieParser());
@@ -51,7 +52,7 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
     matchRoutes(apiRoutes),
     declaredBodyLimit(bodyLimit),
     authenticate(staffVerifier(config), dashboards, sessions),
-    userRateLimit(config),
+    userRateLimit(ctx),
     resolveAccess(accessCache(ctx)),
     proxyToServices(config, bodyLimit, ctx.logger),
   );

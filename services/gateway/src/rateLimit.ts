@@ -1,7 +1,8 @@
 import { HttpProblem, sendProblem } from '@guildhall/shared';
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import type { GatewayConfig } from './config';
+import type { GatewayContext } from './config';
+import { SharedWindowStore } from './rateLimitStore';
 import { maybeGatewayState } from './state';
 
 function exceeded(scope: string) {
@@ -17,12 +18,15 @@ function exceeded(scope: string) {
 }
 
 /**
- * Per-client-IP limit: `RATE_LIMIT_PER_IP` requests per `RATE_LIMIT_WINDOW_MS` (IPv6 grouped by /56), counted in
- * this replica's memory. Answers carry draft-8 `RateLimit` / `RateLimit-Policy` headers (policy `ip`); a refused
- * request gets 429 problem+json with `Retry-After` (seconds).
+ * Per-client-IP limit: `RATE_LIMIT_PER_IP` requests per `RATE_LIMIT_WINDOW_MS` (IPv6 grouped by /56), counted across
+ * every gateway replica (NATS key-value bucket, see `SharedWindowStore`; a restarted replica keeps counting). Answers
+ * carry draft-8 `RateLimit` / `RateLimit-Policy` headers (policy `ip`); a refused request gets 429 problem+json with
+ * `Retry-After` (seconds).
  */
-export function ipRateLimit(config: GatewayConfig): RequestHandler {
+export function ipRateLimit(ctx: GatewayContext): RequestHandler {
+  const { config } = ctx;
   return rateLimit({
+    store: new SharedWindowStore(ctx.bus, 'ip', ctx.logger),
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     limit: config.RATE_LIMIT_PER_IP,
     standardHeaders: 'draft-8',
@@ -35,10 +39,13 @@ export function ipRateLimit(config: GatewayConfig): RequestHandler {
 
 /**
  * Per-user limit: `RATE_LIMIT_PER_USER` requests per window for each signed-in caller (session user id, or staff
- * sub); requests without a principal (webhooks) are not counted here. Headers as `ipRateLimit` (policy `user`).
+ * sub), across every gateway replica like `ipRateLimit`; requests without a principal (webhooks) are not counted here.
+ * Headers as `ipRateLimit` (policy `user`).
  */
-export function userRateLimit(config: GatewayConfig): RequestHandler {
+export function userRateLimit(ctx: GatewayContext): RequestHandler {
+  const { config } = ctx;
   return rateLimit({
+    store: new SharedWindowStore(ctx.bus, 'user', ctx.logger),
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     limit: config.RATE_LIMIT_PER_USER,
     standardHeaders: 'draft-8',

@@ -8,9 +8,10 @@ import { messageRoutes } from './messages/routes';
 import { flushPosts } from './posting/flushPosts';
 import { postLeases } from './posting/model';
 import { queuePost } from './posting/queuePost';
-import { ChannelDirectory } from './privacy/channelFacts';
+import { ChannelDirectory, followChannels } from './privacy/channelFacts';
 import { sweepRetention } from './retention/retention';
 import { answerPeers } from './rpc/answerPeers';
+import { followSettingsChanges } from './settings/getSettings';
 import { settingsRoutes } from './settings/routes';
 
 /**
@@ -46,6 +47,8 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
       ctx.logger,
     );
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
-    return [poster, retention, ...consumers, ...answerPeers(ctx, directory)];
+    const settings = followSettingsChanges(ctx.bus, ctx.logger);
+    const channels = followChannels(ctx.bus, ctx.logger);
+    return [poster, retention, settings, channels, ...consumers, ...answerPeers(ctx, directory)];
   },
 };

@@ -8,6 +8,7 @@ import { caseRoutes } from './cases/routes';
 import { moderationEnv } from './config';
 import { startConsumers } from './consumers';
 import { moderationFeatures } from './features';
+import { followPeople } from './platform/personCache';
 import { recordRoutes } from './record/routes';
 import { reportRoutes } from './reports/routes';
 import { settingsRoutes } from './settings/routes';
@@ -45,6 +46,7 @@ export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> =
       ctx.logger,
     );
     const features = ctx.bus.reply(RPC.features('moderation'), moderationFeatures);
-    return [...consumers, expiry, recovery, { stop: async () => features.unsubscribe() }];
+    const people = followPeople(ctx.bus, ctx.logger);
+    return [...consumers, expiry, recovery, people, { stop: async () => features.unsubscribe() }];
   },
 };

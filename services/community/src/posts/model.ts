@@ -1,9 +1,11 @@
+import { type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /**
  * A forum post (thread in a forum), tracked from THREAD_* dispatches. `voters`: `<user>:<emoji>` keys of reactions
  * on the starter message (votes = distinct users). `assignee`: the staff member who last set the post's status.
- * `archiveAt`: when the service archives the post (set by a status with `archiveAfter`), null when not scheduled.
+ * `archiveAt`: when the service archives the post (set by a status with `archiveAfter`), null when not scheduled;
+ * `lease`: the claim of the replica archiving it now (see `postLeases`).
  */
 export interface PostRow {
   _id: string;
@@ -20,6 +22,7 @@ export interface PostRow {
   assigneeName: string | null;
   createdAt: Date;
   archiveAt: Date | null;
+  lease: Lease | null;
 }
 
 const schema = new Schema<PostRow>(
@@ -38,6 +41,7 @@ const schema = new Schema<PostRow>(
     assigneeName: { type: String, default: null },
     createdAt: { type: Date, required: true },
     archiveAt: { type: Date, default: null },
+    lease: leasePath,
   },
   { versionKey: false, collection: 'posts' },
 );
@@ -45,3 +49,6 @@ schema.index({ guild: 1, forum: 1, createdAt: -1 });
 schema.index({ archiveAt: 1 });
 
 export const PostModel = (mongoose.models.Post as mongoose.Model<PostRow>) ?? mongoose.model<PostRow>('Post', schema);
+
+/** Claims of due archiving: a replica that dies while archiving a post loses its claim, another one takes over. */
+export const postLeases = new Leases<PostRow>(PostModel);

@@ -67,6 +67,7 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     assigneeName: null,
     createdAt: created ? new Date(created) : snowflakeTime(thread.id),
     archiveAt: null,
+    lease: null,
   };
   const { _id, ...insert } = doc;
   await PostModel.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });

@@ -1,4 +1,12 @@
-import { badRequest, CAPS, type Cap, forbidden, type Identity, notFound } from '@guildhall/shared';
+import {
+  badRequest,
+  broadcastInvalidation,
+  CAPS,
+  type Cap,
+  forbidden,
+  type Identity,
+  notFound,
+} from '@guildhall/shared';
 import { resolveAccess } from '../access/resolveAccess';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
@@ -9,7 +17,8 @@ import { StaffRoleModel } from './model';
  * Sets the caps of `role` in `guild` (an empty list removes it from staff). 404 when the role is not a role of the
  * guild; 400 for a managed (integration/bot) role or @everyone. Unless the caller is the guild owner or holds
  * Administrator, 403 when `role` is not below the caller's highest role or when a cap that would be granted or
- * removed is not one the caller holds (no privilege escalation). Emits `settings.updated` (area `staff`).
+ * removed is not one the caller holds (no privilege escalation). Emits `settings.updated` (area `staff`) and drops
+ * the guild's cached access answers on every gateway replica (`cache.invalidate.access`).
  */
 export async function setStaffCaps(
   ctx: CommunityContext,
@@ -37,6 +46,7 @@ export async function setStaffCaps(
       { $set: { guild, role, caps: ordered, updatedAt: new Date() } },
       { upsert: true },
     );
+  broadcastInvalidation(ctx.bus, 'access', [`${guild}:*`]);
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'staff',
     target: role,

@@ -75,8 +75,8 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache): Route
     const guilds = await fetchManagedGuilds(client.apiUrl, accessToken);
     const previous = sessionCookie(req);
     if (previous) {
-      sessions.forget(previous);
       await revokeSession(previous);
+      sessions.forget(previous);
     }
     const session = await createSession({
       user,
@@ -93,8 +93,8 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache): Route
     const raw = sessionCookie(req);
     if (raw) {
       assertTrustedOrigin(req, allowedOrigins);
-      sessions.forget(raw);
       await revokeSession(raw);
+      sessions.forget(raw);
     }
     clearSessionCookie(res, secure);
     res.status(204).end();

@@ -1,3 +1,4 @@
+import { broadcastInvalidation, type EventBus, type Logger, onInvalidation, type Stoppable } from '@guildhall/shared';
 import { LRUCache, type Perf } from 'lru-cache';
 import { findSession, hashSessionId, type Session } from './session';
 
@@ -8,13 +9,15 @@ const MAX_CACHED = 20_000;
  * cost one MongoDB read per API request. An entry lives `ttlMs` (never past the session's own expiry); unknown,
  * expired and revoked sessions are never cached (each such request reads MongoDB again). `forget(raw)` drops an
  * entry at once, and a lookup in flight then is answered but not kept: logout and login rotation in this process
- * take effect immediately. A revocation made elsewhere (another gateway replica, or directly in the database) takes
- * effect here within `ttlMs`. `ttlMs` 0 turns the cache off. Concurrent misses for one cookie share a single MongoDB
+ * take effect immediately; once `share`d over the bus, `forget` also drops the entry on every other gateway replica
+ * (`cache.invalidate.session`, within milliseconds). A revocation made directly in the database takes effect within
+ * `ttlMs`. `ttlMs` 0 turns the cache off. Concurrent misses for one cookie share a single MongoDB
  * read. Keys are the sha-256 of the cookie value (as stored), never the cookie itself. `clock` measures the TTL in
  * ms (`performance` by default).
  */
 export class SessionCache {
   private readonly cache: LRUCache<string, { session: Session | null }, string>;
+  private bus: EventBus | null = null;
 
   constructor(
     private readonly ttlMs: number,
@@ -45,8 +48,19 @@ export class SessionCache {
     return entry?.session ?? null;
   }
 
-  /** Drops the cached session of cookie value `raw` (call before or after revoking it). */
+  /**
+   * Drops the cached session of cookie value `raw` here and, once shared, on every gateway replica (call after
+   * revoking it, so no replica reads it back as live).
+   */
   forget(raw: string): void {
-    this.cache.delete(hashSessionId(raw));
+    const key = hashSessionId(raw);
+    this.cache.delete(key);
+    if (this.bus) broadcastInvalidation(this.bus, 'session', [key]);
+  }
+
+  /** Joins the gateway replicas' `cache.invalidate.session`: `forget` reaches them all, theirs reach this one. */
+  share(bus: EventBus, logger: Logger): Stoppable {
+    this.bus = bus;
+    return onInvalidation(bus, 'session', (key) => this.cache.delete(key), logger);
   }
 }

@@ -1,4 +1,4 @@
-import type { PlatformApi } from '@guildhall/shared';
+import { type EventBus, type Logger, onDispatches, type PlatformApi, type Stoppable } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import mongoose, { Schema } from 'mongoose';
 import { MESSAGE_TTL_SECONDS } from '../messages/model';
@@ -71,10 +71,36 @@ function fromPlatform(guild: string, c: Record<string, unknown>): ChannelFacts {
   };
 }
 
-/** How long the ingest path reuses facts from memory (a permission or parent change shows up within this). */
+/** How long the ingest path reuses facts from memory (channel dispatches replace them earlier, see `followChannels`). */
 const MEMO_MS = 30_000;
 /** Entries memoised at most (the memo is dropped whole when full, like a generation cache). */
 const MEMO_MAX = 10_000;
+/** This process's memo of facts by `guild:channel`, shared by every `ChannelDirectory` (see `followChannels`). */
+const memo = new Map<string, { facts: ChannelFacts | null; until: number }>();
+
+function remember(key: string, facts: ChannelFacts | null): void {
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, { facts, until: Date.now() + MEMO_MS });
+}
+
+const CHANNEL_DISPATCHES = ['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'THREAD_CREATE', 'THREAD_UPDATE'] as const;
+
+/**
+ * Keeps this replica's memo current with the platform: each channel or thread dispatch (every replica receives it,
+ * plain subscription) replaces the memoised facts of that channel with the ones it carries, so a channel made private
+ * is treated as private at once on every replica rather than after `MEMO_MS`.
+ */
+export function followChannels(bus: EventBus, logger: Logger): Stoppable {
+  return onDispatches(
+    bus,
+    CHANNEL_DISPATCHES,
+    ({ d }) => {
+      const guild = (d as { guild_id?: string }).guild_id;
+      if (guild) remember(`${guild}:${d.id}`, fromPlatform(guild, d as unknown as Record<string, unknown>));
+    },
+    logger,
+  );
+}
 
 /**
  * Channel and thread facts of a guild: the logs snapshot when there is one (kept current by channel dispatches),
@@ -82,18 +108,15 @@ const MEMO_MAX = 10_000;
  * Null when neither knows the channel or it belongs to another guild.
  */
 export class ChannelDirectory {
-  private readonly memo = new Map<string, { facts: ChannelFacts | null; until: number }>();
-
   constructor(private readonly platform: PlatformApi) {}
 
   /** Facts of `channel` in `guild` (memoised briefly; see the class). */
   async get(guild: string, channel: string): Promise<ChannelFacts | null> {
     const key = `${guild}:${channel}`;
-    const hit = this.memo.get(key);
+    const hit = memo.get(key);
     if (hit && hit.until > Date.now()) return hit.facts;
     const facts = await this.load(guild, channel);
-    if (this.memo.size >= MEMO_MAX) this.memo.clear();
-    this.memo.set(key, { facts, until: Date.now() + MEMO_MS });
+    remember(key, facts);
     return facts;
   }
 

@@ -1,9 +1,11 @@
+import { type EventBus, type Logger, onInvalidation, type Stoppable } from '@guildhall/shared';
 import { LRUCache } from 'lru-cache';
 import { SettingsModel, type SettingsRow } from './model';
 
 /**
- * Guild settings reused from memory by the ingest path (lru-cache: 5 s, other replicas' changes show up within
- * this; at most 10 000 guilds, least recently used go first). Concurrent misses of one guild share one read.
+ * Guild settings reused from memory by the ingest path (lru-cache: 5 s; a change made on any replica drops the entry
+ * on every replica through `cache.invalidate.logs-settings`, see `followSettingsChanges`; at most 10 000 guilds,
+ * least recently used go first). Concurrent misses of one guild share one read.
  */
 const cache = new LRUCache<string, SettingsRow>({
   max: 10_000,
@@ -39,7 +41,16 @@ export async function cachedSettings(guild: string): Promise<SettingsRow> {
   return (await cache.fetch(guild)) as SettingsRow;
 }
 
-/** Replaces the memoised settings of a guild (after this replica stored new ones). */
+/** Replaces the memoised settings of a guild (after this replica stored new ones; others are told to drop theirs). */
 export function rememberSettings(row: SettingsRow): void {
   cache.set(row._id, row);
+}
+
+/**
+ * Drops this replica's memoised settings of each guild named on `cache.invalidate.logs-settings` (published by
+ * `putSettings` after storing new ones), so every replica reads them again at once; a read in flight then is
+ * answered but not kept.
+ */
+export function followSettingsChanges(bus: EventBus, logger: Logger): Stoppable {
+  return onInvalidation(bus, 'logs-settings', (guild) => cache.delete(guild), logger);
 }

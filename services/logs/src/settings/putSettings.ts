@@ -1,5 +1,6 @@
 import {
   badRequest,
+  broadcastInvalidation,
   type EventBus,
   type FieldError,
   type LogSettingsUpdatedEvent,
@@ -81,6 +82,7 @@ export async function putSettings(
   ).lean<SettingsRow>();
   if (!row) throw new Error(`settings of ${guild} vanished after upsert`);
   rememberSettings(row);
+  broadcastInvalidation(deps.bus, 'logs-settings', [guild]);
 
   const changes = settingsChanges(before, row, ['ignoredChannels', 'ignoreBots', 'logPrivateThreads', ...DESTINATIONS]);
   if (changes.length) {

@@ -1,4 +1,4 @@
-import type { PlatformApi } from '@guildhall/shared';
+import { type EventBus, type Logger, onDispatches, type PlatformApi, type Stoppable } from '@guildhall/shared';
 import { LRUCache } from 'lru-cache';
 import { findPerson, type Person } from './people';
 
@@ -17,7 +17,8 @@ const cache = new LRUCache<string, { person: Person | null }, { platform: Platfo
 
 /**
  * `findPerson` with a per-process cache of 30 s, so the member record does not pay a platform round trip each
- * time (the name, avatar and `inServer` it shows may be up to 30 s old). Concurrent misses share one lookup; errors
+ * time; member and ban dispatches drop the entry on every replica (`followPeople`), so name, roles and `inServer`
+ * change with the platform. Concurrent misses share one lookup; errors
  * are not cached.
  */
 export async function findPersonCached(platform: PlatformApi, guild: string, user: string): Promise<Person | null> {
@@ -28,4 +29,17 @@ export async function findPersonCached(platform: PlatformApi, guild: string, use
 /** Drops the cached lookup of `user` in `guild` (after this process kicked, banned or unbanned them). */
 export function forgetPerson(guild: string, user: string): void {
   cache.delete(`${guild}:${user}`);
+}
+
+const PERSON_DISPATCHES = [
+  'GUILD_MEMBER_ADD',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_MEMBER_REMOVE',
+  'GUILD_BAN_ADD',
+  'GUILD_BAN_REMOVE',
+] as const;
+
+/** Drops this replica's cached person on each member or ban dispatch of them (every replica receives each one). */
+export function followPeople(bus: EventBus, logger: Logger): Stoppable {
+  return onDispatches(bus, PERSON_DISPATCHES, ({ d }) => forgetPerson(d.guild_id, d.user.id), logger);
 }
