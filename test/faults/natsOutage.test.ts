@@ -19,9 +19,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const BUFFER_MAX = 1000;
 const OUTAGE_MS = 30_000;
 /** Messages posted per second during the outage. */
-const RATE = 150;
+const RATE = 200;
 /** What the bridge's resident memory may grow by over its level when the outage starts. */
-const RSS_HEADROOM = 40 * 1024 * 1024;
+const RSS_HEADROOM = 48 * 1024 * 1024;
 const METRICS_TOKEN = 'faults-nats-outage-metrics';
 /**
  * Text of `n` characters of 2 bytes each, in UTF-8 and in V8 (outside Latin-1): a message of 2000 characters of
