@@ -624,7 +624,7 @@ describe('undo of a channel deletion', () => {
       topic: 'staff only',
       permission_overwrites: overwrites,
     });
-    expect((vault as any).permission_overwrites).toEqual(overwrites);
+    expect(vault).toMatchObject({ permission_overwrites: overwrites });
     await h.dispatch('CHANNEL_CREATE', vault);
     await owner.deleteChannel(vault.id, 'cleanup');
     await h.dispatch('CHANNEL_DELETE', vault);
@@ -640,7 +640,7 @@ describe('undo of a channel deletion', () => {
     const res = await api('POST', `/journal/${deleted.id}/undo`, {});
     expect(res.body.detail).toBeUndefined();
     expect(res.status).toBe(200);
-    const restored = h.fake.guild(g)?.channels.get(res.body.undoneAs) as any;
+    const restored = h.fake.guild(g)?.channels.get(res.body.undoneAs);
     expect(restored).toMatchObject({
       name: 'vault',
       type: ChannelType.GuildText,
