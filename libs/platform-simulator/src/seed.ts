@@ -119,7 +119,7 @@ export function buildGuildState(seed: SeedGuild, state: PlatformState): FakeGuil
     const top = Math.max(0, ...roles.map((r) => r.position));
     for (const r of roles) if (r.position >= top && r.id !== seed.id) r.position += 1;
     botRole = fullRole({
-      id: newSnowflake(),
+      id: state.clock.snowflake(),
       name: state.botUser.username,
       managed: true,
       tags: { bot_id: botId },
@@ -130,12 +130,12 @@ export function buildGuildState(seed: SeedGuild, state: PlatformState): FakeGuil
   }
   if (seed.botRolePosition !== undefined) botRole.position = seed.botRolePosition;
 
-  const members = (seed.members ?? []).map((m) => fullMember(m));
+  const members = (seed.members ?? []).map((m) => fullMember(m, state.clock.now()));
   const bot = members.find((m) => m.user.id === botId);
   if (bot) {
     if (!bot.roles.includes(botRole.id)) bot.roles.push(botRole.id);
   } else {
-    members.push(fullMember({ user: state.botUser, roles: [botRole.id] }));
+    members.push(fullMember({ user: state.botUser, roles: [botRole.id] }, state.clock.now()));
   }
   for (const m of members) if (!state.users.has(m.user.id)) state.users.set(m.user.id, m.user);
 

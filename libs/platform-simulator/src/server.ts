@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newSnowflake } from '@guildhall/shared';
 import type { APIUser } from 'discord-api-types/v10';
 import express, { type Request, type Response } from 'express';
 import { type ParsedBody, parseBody } from './body';
+import { SimulatorClock } from './clock';
 import type { Handler, Reply, RequestContext } from './context';
 import { DiscordError, errors, invalidFormBody } from './errors';
 import { plausibleReply } from './fallback';
@@ -87,7 +87,8 @@ function authenticate(
 export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise<FakePlatform> {
   const doc = loadSpec(opts.specPath ?? defaultSpecPath());
   const validator = new OpenApiValidator(doc);
-  const state = new PlatformState(newSnowflake(), randomBytes(16).toString('hex'));
+  const clock = new SimulatorClock(opts.clock);
+  const state = new PlatformState(clock.snowflake(), randomBytes(16).toString('hex'), clock);
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   let injections: Injection[] = [];
@@ -103,7 +104,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     reply: Reply,
     headers: Record<string, string>,
   ) => {
-    calls.push({ ...call, status: reply.status, at: new Date() });
+    calls.push({ ...call, status: reply.status, at: clock.now() });
     res.set(headers);
     if (reply.body === undefined || reply.status === 204) res.status(reply.status).end();
     else res.status(reply.status).json(reply.body);
@@ -274,7 +275,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       query,
       body: undefined,
       status: outcome.status,
-      at: new Date(),
+      at: clock.now(),
     });
     if (outcome.location) res.redirect(302, outcome.location);
     else res.status(outcome.status).json(outcome.body);
@@ -289,7 +290,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       query: {},
       body: undefined,
       status: 404,
-      at: new Date(),
+      at: clock.now(),
     });
     res.status(404).json(errors.notFound().toJSON());
   });
@@ -349,7 +350,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     guild: (id) => state.guilds.get(id),
     memberJoins(guildId, seed) {
       const guild = state.guild(guildId);
-      const member = fullMember(seed);
+      const member = fullMember(seed, clock.now());
       guild.members.set(member.user.id, member);
       if (!state.users.has(member.user.id)) state.users.set(member.user.id, member.user);
       state.emit(guild.id, 'GUILD_MEMBER_ADD', { ...member, guild_id: guild.id });

@@ -10,6 +10,7 @@ import {
   PermissionFlagsBits,
   type RESTGetAPIGatewayBotResult,
 } from 'discord-api-types/v10';
+import type { SimulatorClock } from './clock';
 import { errors } from './errors';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { FakeChannel, FakeGuildState, SeedUser } from './types';
@@ -77,6 +78,8 @@ export class PlatformState {
   constructor(
     readonly clientId: string,
     readonly clientSecret: string,
+    /** The platform's time and id source (see `SimulatorClock`). */
+    readonly clock: SimulatorClock,
   ) {}
 
   /** Forgets every guild, user and grant. */
@@ -182,7 +185,7 @@ export class PlatformState {
   ): void {
     const { reason, changes, options, ...rest } = entry;
     const created: APIAuditLogEntry = {
-      id: newSnowflake(),
+      id: this.clock.snowflake(),
       user_id: actorId,
       ...rest,
       ...(changes?.length ? { changes } : {}),

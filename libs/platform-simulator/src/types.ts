@@ -14,6 +14,7 @@ import type {
   GuildPremiumTier,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
+import type { SimulatorClockOptions } from './clock';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { GatewayOptions, SimulatorGateway } from './gateway/server';
 import type { UserActions } from './userActions';
@@ -203,4 +204,6 @@ export interface FakePlatformOptions {
   invalidBotToken?: string;
   /** The application's privileged intents and the gateway's timings (see `GatewayOptions`). */
   gateway?: GatewayOptions;
+  /** The platform's time source and the worker id of its ids (see `SimulatorClock`); default the wall clock. */
+  clock?: SimulatorClockOptions;
 }

@@ -121,6 +121,8 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
       return new Map(shardIds.map((id) => [id, now.get(id) ?? WebSocketShardStatus.Idle]));
     };
     let paused = false;
+    /** An unpause is queued behind the pause's close: dispatches stay refused until the old connection is gone. */
+    let unpausing = false;
     let stopping: Promise<void> | null = null;
     let transition: Promise<void> = Promise.resolve();
     const metrics = bridgeMetrics(opts.metrics ?? new Registry(), () => publisher.backlog, statuses);
@@ -128,7 +130,7 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
       onPublished(tag) {
         metrics.published.inc({ event: tag.t });
         store.published(tag.shardId, tag.sessionId, tag.seq);
-        if (paused && !stopping && publisher.backlog <= bufferMax / 2) unpause();
+        if (paused && !unpausing && !stopping && publisher.backlog <= bufferMax / 2) unpause();
       },
       onFailure: () => metrics.publishFailures.inc(),
     });
@@ -142,10 +144,14 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
         .then(() => ws.destroy({ code: CloseCodes.Resuming, reason: 'backpressure' }))
         .catch((err) => logger.error({ err }, 'pausing the gateway shards failed'));
     };
+    // `paused` stays set until the pause's close is done: a dispatch the closing connection still delivers after one
+    // was refused must be refused too, or the resume point would skip the refused one.
     const unpause = () => {
-      paused = false;
+      unpausing = true;
       logger.info({ backlog: publisher.backlog }, 'dispatch buffer drained: resuming the gateway shards');
       transition = transition.then(async () => {
+        paused = false;
+        unpausing = false;
         store.release();
         for (let delay = 1_000; !stopping && !paused; delay = Math.min(5_000, delay * 2)) {
           try {

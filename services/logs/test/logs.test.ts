@@ -609,3 +609,45 @@ describe('member snapshots of a large guild', () => {
     expect(adminLeft.data.roles).toEqual([ids.adminRole]);
   });
 });
+
+describe('undo of a channel deletion', () => {
+  it('re-creates a channel whose overwrites carry string allow/deny (as the platform sends them)', async () => {
+    const overwrites = [
+      { id: g, type: 0, allow: '0', deny: '1024' },
+      { id: ids.moderatorRole, type: 0, allow: '3072', deny: '0' },
+      { id: ids.member, type: 1, allow: '1024', deny: '2048' },
+    ];
+    const owner = h.fake.actAsUser(ids.owner);
+    const vault = await owner.createChannel(g, {
+      name: 'vault',
+      type: ChannelType.GuildText,
+      topic: 'staff only',
+      permission_overwrites: overwrites,
+    });
+    expect(vault).toMatchObject({ permission_overwrites: overwrites });
+    await h.dispatch('CHANNEL_CREATE', vault);
+    await owner.deleteChannel(vault.id, 'cleanup');
+    await h.dispatch('CHANNEL_DELETE', vault);
+    await h.dispatch(
+      'GUILD_AUDIT_LOG_ENTRY_CREATE',
+      audit(AuditLogEvent.ChannelDelete, ids.owner, vault.id, { reason: 'cleanup' }),
+    );
+    const deleted = await eventually(async () => {
+      const [event] = await journal(`&kind=channel_delete&target=${vault.id}`);
+      expect(event).toBeDefined();
+      return event;
+    });
+    const res = await api('POST', `/journal/${deleted.id}/undo`, {});
+    expect(res.body.detail).toBeUndefined();
+    expect(res.status).toBe(200);
+    const restored = h.fake.guild(g)?.channels.get(res.body.undoneAs);
+    expect(restored).toMatchObject({
+      name: 'vault',
+      type: ChannelType.GuildText,
+      topic: 'staff only',
+      permission_overwrites: overwrites,
+    });
+    expect(h.fake.guild(g)?.channels.has(vault.id)).toBe(false);
+    h.fake.assertNoViolations();
+  });
+});

@@ -28,7 +28,7 @@ export function guildCreateData(
   const channels = [...guild.channels.values()];
   return {
     ...guildObject(guild),
-    joined_at: guild.members.get(state.botUser.id)?.joined_at ?? new Date().toISOString(),
+    joined_at: guild.members.get(state.botUser.id)?.joined_at ?? state.clock.iso(),
     large,
     unavailable: false,
     member_count: guild.members.size,

@@ -1,4 +1,3 @@
-import { newSnowflake } from '@guildhall/shared';
 import { type APIDMChannel, type APIMessage, ChannelType } from 'discord-api-types/v10';
 import { ok, type RequestContext, type RouteTable } from '../context';
 import { DiscordError } from '../errors';
@@ -37,7 +36,7 @@ export const dmRoutes: RouteTable = {
     const existing = [...ctx.state.dmChannels.values()].find((c) => c.recipients?.[0]?.id === recipientId);
     if (existing) return ok(existing);
     const channel: APIDMChannel = {
-      id: newSnowflake(),
+      id: ctx.state.clock.snowflake(),
       type: ChannelType.DM,
       last_message_id: null,
       recipients: [user],

@@ -1,4 +1,3 @@
-import { newSnowflake } from '@guildhall/shared';
 import {
   type APIEmoji,
   type APISticker,
@@ -100,7 +99,7 @@ export const expressionRoutes: RouteTable = {
     const used = [...guild.emojis.values()].filter((e) => !e.managed && !!e.animated === animated).length;
     if (used >= slots) throw new DiscordError(400, 30008, `Maximum number of emojis reached (${slots})`);
     const created: APIEmoji = {
-      id: newSnowflake(),
+      id: ctx.state.clock.snowflake(),
       name: body.name,
       animated,
       roles: body.roles ?? [],
@@ -148,7 +147,7 @@ export const expressionRoutes: RouteTable = {
       throw new DiscordError(400, 30039, `Maximum number of stickers reached (${slots})`);
     const body = ctx.body as { name: string; tags: string; description?: string };
     const created: APISticker = {
-      id: newSnowflake(),
+      id: ctx.state.clock.snowflake(),
       name: body.name,
       tags: body.tags,
       description: body.description ?? null,

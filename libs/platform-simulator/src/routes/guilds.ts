@@ -1,4 +1,3 @@
-import { newSnowflake } from '@guildhall/shared';
 import {
   type APIGuildForumTag,
   type APIRole,
@@ -15,7 +14,7 @@ import { noContent, ok, type RequestContext, type RouteTable } from '../context'
 import { errors } from '../errors';
 import { checkForumTags } from '../limits';
 import { fullChannel, fullRole } from '../seed';
-import { isThread } from '../state';
+import { isThread, type PlatformState } from '../state';
 import type { FakeChannel, FakeGuildState } from '../types';
 
 /** Discord's guild object for a fake guild (roles, emojis, stickers included). */
@@ -102,9 +101,18 @@ function overwritesOf(fields: Record<string, unknown>): Record<string, unknown> 
 }
 
 /** Forum tags with ids (new tags get one); 50035 on `available_tags.N.name` for names over 20 characters. */
-function assignTagIds(tags: Array<Partial<APIGuildForumTag> & { name: string }>): APIGuildForumTag[] {
+function assignTagIds(
+  state: PlatformState,
+  tags: Array<Partial<APIGuildForumTag> & { name: string }>,
+): APIGuildForumTag[] {
   checkForumTags(tags);
-  return tags.map((t) => ({ moderated: false, emoji_id: null, emoji_name: null, ...t, id: t.id ?? newSnowflake() }));
+  return tags.map((t) => ({
+    moderated: false,
+    emoji_id: null,
+    emoji_name: null,
+    ...t,
+    id: t.id ?? state.clock.snowflake(),
+  }));
 }
 
 /** PATCH /channels/{id} of a thread: name, archived, locked, invitable, auto_archive_duration, applied_tags. */
@@ -132,7 +140,7 @@ function patchThread(ctx: RequestContext, guild: FakeGuildState, thread: FakeCha
   if (body.rate_limit_per_user != null) thread.rate_limit_per_user = body.rate_limit_per_user;
   if (body.archived != null && body.archived !== meta.archived) {
     meta.archived = body.archived;
-    meta.archive_timestamp = new Date().toISOString();
+    meta.archive_timestamp = ctx.state.clock.iso();
   }
   if (body.locked != null) meta.locked = body.locked;
   if (body.invitable != null && thread.type === ChannelType.PrivateThread) meta.invitable = body.invitable;
@@ -150,7 +158,7 @@ export const guildRoutes: RouteTable = {
     const { name, icon, ...rest } = ctx.body as { name?: string; icon?: string | null };
     const before = guildObject(guild);
     if (name !== undefined) guild.name = name;
-    if (icon !== undefined) guild.icon = icon === null ? null : newSnowflake();
+    if (icon !== undefined) guild.icon = icon === null ? null : ctx.state.clock.snowflake();
     Object.assign(guild.extra, rest);
     const after = guildObject(guild);
     ctx.state.emit(guild.id, 'GUILD_UPDATE', after as never);
@@ -176,7 +184,7 @@ export const guildRoutes: RouteTable = {
     const body = ctx.body as RESTPostAPIGuildRoleJSONBody;
     for (const r of guild.roles.values()) if (r.position >= 1 && r.id !== guild.id) r.position += 1;
     const role = fullRole({
-      id: newSnowflake(),
+      id: ctx.state.clock.snowflake(),
       name: body.name ?? 'new role',
       position: 1,
       permissions:
@@ -255,10 +263,10 @@ export const guildRoutes: RouteTable = {
     const channel = fullChannel(
       {
         ...(overwritesOf(fields) as Partial<FakeChannel>),
-        id: newSnowflake(),
+        id: ctx.state.clock.snowflake(),
         type: (body.type ?? ChannelType.GuildText) as ChannelType,
         position: (fields as { position?: number }).position ?? guild.channels.size,
-        ...(available_tags ? { available_tags: assignTagIds(available_tags) } : {}),
+        ...(available_tags ? { available_tags: assignTagIds(ctx.state, available_tags) } : {}),
       },
       guild.id,
     );
@@ -296,7 +304,7 @@ export const guildRoutes: RouteTable = {
     const { available_tags, ...fields } = ctx.body as {
       available_tags?: Array<Partial<APIGuildForumTag> & { name: string }>;
     };
-    const tags = available_tags ? assignTagIds(available_tags) : undefined;
+    const tags = available_tags ? assignTagIds(ctx.state, available_tags) : undefined;
     Object.assign(channel, overwritesOf(fields));
     if (tags) channel.available_tags = tags;
     ctx.state.emit(guild.id, 'CHANNEL_UPDATE', channel as never);
@@ -343,7 +351,7 @@ export const guildRoutes: RouteTable = {
     const botId = ctx.state.botUser.id;
     const members = threads
       .filter((t) => guild.threadMembers.get(t.id)?.has(botId))
-      .map((t) => ({ id: t.id, user_id: botId, join_timestamp: new Date().toISOString(), flags: 0 }));
+      .map((t) => ({ id: t.id, user_id: botId, join_timestamp: ctx.state.clock.iso(), flags: 0 }));
     return ok({ threads, members });
   },
 

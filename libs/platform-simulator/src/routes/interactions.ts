@@ -1,4 +1,3 @@
-import { newSnowflake } from '@guildhall/shared';
 import { type APIMessage, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
 import { fullMessage } from '../seed';
@@ -14,14 +13,14 @@ function webhookMessage(ctx: RequestContext, data: Record<string, unknown>, base
   const message =
     base ??
     fullMessage(
-      { id: newSnowflake(), webhook_id: ctx.params.webhook_id ?? ctx.params.interaction_id },
+      { id: ctx.state.clock.snowflake(), webhook_id: ctx.params.webhook_id ?? ctx.params.interaction_id },
       '0',
       ctx.state.botUser,
     );
   for (const field of ['content', 'embeds', 'components', 'flags', 'attachments', 'poll'] as const) {
     if (data[field] !== undefined) (message as unknown as Record<string, unknown>)[field] = data[field];
   }
-  if (base) message.edited_timestamp = new Date().toISOString();
+  if (base) message.edited_timestamp = ctx.state.clock.iso();
   return message;
 }
 

@@ -118,7 +118,7 @@ export const memberRoutes: RouteTable = {
       )
         throw errors.missingPermissions();
       const until = body.communication_disabled_until;
-      if (until && Date.parse(until) - Date.now() > MAX_TIMEOUT_MS) {
+      if (until && Date.parse(until) - ctx.state.clock.ms() > MAX_TIMEOUT_MS) {
         throw errors.invalidField(
           'communication_disabled_until',
           'INVALID_COMMUNICATION_DISABLED_TIMESTAMP',
@@ -186,7 +186,7 @@ export const memberRoutes: RouteTable = {
     else if (userId === guild.owner_id) throw errors.missingPermissions();
     const body = ctx.body as RESTPutAPIGuildBanJSONBody;
     const seconds = body.delete_message_seconds ?? (body.delete_message_days ?? 0) * 86400;
-    const since = Date.now() - seconds * 1000;
+    const since = ctx.state.clock.ms() - seconds * 1000;
     const user = member?.user ?? state.users.get(userId) ?? fullUser({ id: userId });
     guild.bans.set(userId, { user, reason: ctx.reason ?? null });
     state.emit(guild.id, 'GUILD_BAN_ADD', { guild_id: guild.id, user });

@@ -1,4 +1,4 @@
-import { newSnowflake, snowflakeTime } from '@guildhall/shared';
+import { snowflakeTime } from '@guildhall/shared';
 import {
   type APIMessage,
   AuditLogEvent,
@@ -37,7 +37,11 @@ function mentionsOf(
  * Builds a message from a create-message body (content, embeds, components, reply, files), authored by the acting
  * user (the bot, or a member acting through `actAsUser`). Enforces Discord's content and embed limits.
  */
-export function messageFromBody(ctx: RequestContext, channelId: string, id: string = newSnowflake()): APIMessage {
+export function messageFromBody(
+  ctx: RequestContext,
+  channelId: string,
+  id: string = ctx.state.clock.snowflake(),
+): APIMessage {
   const body = ctx.body as RESTPostAPIChannelMessageJSONBody;
   const hasContent =
     !!body.content ||
@@ -51,6 +55,7 @@ export function messageFromBody(ctx: RequestContext, channelId: string, id: stri
   return fullMessage(
     {
       id,
+      timestamp: snowflakeTime(id).toISOString(),
       content: body.content ?? '',
       ...mentionsOf(ctx, body.content ?? ''),
       embeds: (body.embeds ?? []) as APIMessage['embeds'],
@@ -58,7 +63,7 @@ export function messageFromBody(ctx: RequestContext, channelId: string, id: stri
       tts: body.tts ?? false,
       flags: body.flags,
       attachments: ctx.files.map((f) => ({
-        id: newSnowflake(),
+        id: ctx.state.clock.snowflake(),
         filename: f.filename,
         size: f.size,
         content_type: f.contentType,
@@ -107,12 +112,12 @@ export function storeMessage(guild: FakeGuildState, channel: FakeChannel, messag
 }
 
 /** 50083 when a thread is archived and locked; an archived, unlocked thread is unarchived by activity. */
-export function reviveThread(channel: FakeChannel): void {
+export function reviveThread(state: PlatformState, channel: FakeChannel): void {
   const meta = channel.thread_metadata;
   if (!meta?.archived) return;
   if (meta.locked) throw errors.threadArchived();
   meta.archived = false;
-  meta.archive_timestamp = new Date().toISOString();
+  meta.archive_timestamp = state.clock.iso();
 }
 
 function textChannel(state: PlatformState, channelId: string): { guild: FakeGuildState; channel: FakeChannel } {
@@ -136,7 +141,7 @@ export const messageRoutes: RouteTable = {
       ctx.actor.id,
       isThread(channel) ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
     );
-    reviveThread(channel);
+    reviveThread(ctx.state, channel);
     const message = messageFromBody(ctx, channel.id);
     postMessage(ctx, guild, channel, message);
     return ok(message);
@@ -183,7 +188,7 @@ export const messageRoutes: RouteTable = {
     if (body.components !== undefined) message.components = (body.components ?? []) as APIMessage['components'];
     if (body.flags != null) message.flags = body.flags;
     if (body.content !== undefined) Object.assign(message, mentionsOf(ctx, message.content));
-    message.edited_timestamp = new Date().toISOString();
+    message.edited_timestamp = ctx.state.clock.iso();
     ctx.state.emit(guild.id, 'MESSAGE_UPDATE', { ...message, guild_id: guild.id } as never);
     return ok(message);
   },
@@ -212,7 +217,7 @@ export const messageRoutes: RouteTable = {
     const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
     ctx.state.requirePermission(guild, ctx.actor.id, PermissionFlagsBits.ManageMessages);
     const ids = (ctx.body as { messages: string[] }).messages;
-    const old = ids.findIndex((id) => Date.now() - snowflakeTime(id).getTime() > FOURTEEN_DAYS_MS);
+    const old = ids.findIndex((id) => ctx.state.clock.ms() - snowflakeTime(id).getTime() > FOURTEEN_DAYS_MS);
     if (old !== -1) throw new DiscordError(400, 50034, 'You can only bulk delete messages that are under 14 days old.');
     const doomed = new Set(ids);
     guild.messages.set(

@@ -1,4 +1,3 @@
-import { newSnowflake } from '@guildhall/shared';
 import {
   AuditLogEvent,
   ChannelType,
@@ -11,7 +10,7 @@ import { auditChanges } from '../auditChanges';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
 import { DiscordError, errors } from '../errors';
 import { fullChannel } from '../seed';
-import { isThread } from '../state';
+import { isThread, type PlatformState } from '../state';
 import type { FakeChannel, FakeGuildState } from '../types';
 import { messageFromBody, postMessage, reviveThread } from './messages';
 
@@ -44,8 +43,8 @@ function newThread(
         locked: false,
         auto_archive_duration:
           body.auto_archive_duration ?? parent.default_auto_archive_duration ?? ThreadAutoArchiveDuration.OneDay,
-        archive_timestamp: new Date().toISOString(),
-        create_timestamp: new Date().toISOString(),
+        archive_timestamp: ctx.state.clock.iso(),
+        create_timestamp: ctx.state.clock.iso(),
         ...(type === ChannelType.PrivateThread ? { invitable: body.invitable ?? true } : {}),
       },
     } as FakeChannel,
@@ -72,14 +71,14 @@ function thread(ctx: RequestContext): { guild: FakeGuildState; channel: FakeChan
   return found;
 }
 
-function threadMember(threadId: string, userId: string) {
-  return { id: threadId, user_id: userId, join_timestamp: new Date().toISOString(), flags: 0 };
+function threadMember(state: PlatformState, threadId: string, userId: string) {
+  return { id: threadId, user_id: userId, join_timestamp: state.clock.iso(), flags: 0 };
 }
 
 function addThreadMember(ctx: RequestContext, userId: string) {
   const { guild, channel } = thread(ctx);
   ctx.state.member(guild, userId);
-  reviveThread(channel);
+  reviveThread(ctx.state, channel);
   const members = guild.threadMembers.get(channel.id) ?? new Set<string>();
   if (channel.type === ChannelType.PrivateThread && userId !== ctx.actor.id && !members.has(ctx.actor.id)) {
     ctx.state.requirePermission(guild, ctx.actor.id, PermissionFlagsBits.ManageThreads);
@@ -93,7 +92,9 @@ function addThreadMember(ctx: RequestContext, userId: string) {
       id: channel.id,
       guild_id: guild.id,
       member_count: members.size,
-      added_members: [{ ...threadMember(channel.id, userId), member: ctx.state.member(guild, userId) }] as never,
+      added_members: [
+        { ...threadMember(ctx.state, channel.id, userId), member: ctx.state.member(guild, userId) },
+      ] as never,
     });
   return noContent();
 }
@@ -102,7 +103,7 @@ function removeThreadMember(ctx: RequestContext, userId: string) {
   const { guild, channel } = thread(ctx);
   if (userId !== ctx.actor.id && channel.owner_id !== ctx.actor.id)
     ctx.state.requirePermission(guild, ctx.actor.id, PermissionFlagsBits.ManageThreads);
-  reviveThread(channel);
+  reviveThread(ctx.state, channel);
   const members = guild.threadMembers.get(channel.id);
   const removed = members?.delete(userId) ?? false;
   channel.member_count = members?.size ?? 0;
@@ -132,7 +133,7 @@ export const threadRoutes: RouteTable = {
         throw errors.invalidField(`applied_tags.${unknownTag}`, 'BASE_TYPE_CHOICES', 'Unknown tag');
       if (tags.length === 0 && ((parent.flags ?? 0) & 16) === 16)
         throw new DiscordError(400, 40067, 'A tag is required to create a forum post in this channel');
-      const post = newThread(ctx, guild, parent, newSnowflake(), ChannelType.PublicThread);
+      const post = newThread(ctx, guild, parent, ctx.state.clock.snowflake(), ChannelType.PublicThread);
       const messageCtx = { ...ctx, body: body.message as Record<string, unknown> };
       const starter = messageFromBody(messageCtx, post.id, post.id);
       postMessage(messageCtx, guild, post, starter);
@@ -150,7 +151,7 @@ export const threadRoutes: RouteTable = {
         ? PermissionFlagsBits.CreatePrivateThreads
         : PermissionFlagsBits.CreatePublicThreads,
     );
-    return ok(newThread(ctx, guild, parent, newSnowflake(), type));
+    return ok(newThread(ctx, guild, parent, ctx.state.clock.snowflake(), type));
   },
 
   'POST /channels/{channel_id}/messages/{message_id}/threads': (ctx) => {
@@ -168,13 +169,15 @@ export const threadRoutes: RouteTable = {
 
   'GET /channels/{channel_id}/thread-members': (ctx) => {
     const { guild, channel } = thread(ctx);
-    return ok([...(guild.threadMembers.get(channel.id) ?? [])].map((userId) => threadMember(channel.id, userId)));
+    return ok(
+      [...(guild.threadMembers.get(channel.id) ?? [])].map((userId) => threadMember(ctx.state, channel.id, userId)),
+    );
   },
 
   'GET /channels/{channel_id}/thread-members/{user_id}': (ctx) => {
     const { guild, channel } = thread(ctx);
     if (!guild.threadMembers.get(channel.id)?.has(ctx.params.user_id)) throw errors.unknownMember();
-    return ok(threadMember(channel.id, ctx.params.user_id));
+    return ok(threadMember(ctx.state, channel.id, ctx.params.user_id));
   },
 
   'PUT /channels/{channel_id}/thread-members/{user_id}': (ctx) => addThreadMember(ctx, ctx.params.user_id),
