@@ -205,11 +205,12 @@ async function seedJournal(db, { guild, count, seed = 2, onProgress }) {
 const CASE_ACTIONS = ['warn', 'warn', 'warn', 'timeout', 'timeout', 'kick', 'ban', 'note'];
 
 /**
- * Inserts `count` cases of `guild` into the moderation `cases` collection (numbers 1..count, over the last 180
- * days, targets: the fixture members take 30 % of cases, the rest 1,000 synthetic users) and sets the guild's case
- * counter to `count`, so cases created afterwards continue the numbering.
+ * Inserts `count` cases of `guild` into the moderation `cases` collection (numbers from..from+count-1, over the last
+ * 180 days, targets: the fixture members take 30 % of cases, the rest 1,000 synthetic users) and sets the guild's
+ * case counter to the last number, so cases created afterwards (or by a later call with the next `from`) continue
+ * the numbering.
  */
-async function seedCases(db, { guild, count, seed = 3, onProgress }) {
+async function seedCases(db, { guild, count, from = 1, seed = 3, onProgress }) {
   const rand = prng(seed);
   const people = fixturePeople();
   const extra = Array.from({ length: 1000 }, (_, i) => ({
@@ -220,8 +221,8 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
   const end = Date.now() - 60_000;
   const start = end - 180 * DAY_MS;
   const rows = [];
-  for (let n = 1; n <= count; n++) {
-    const at = new Date(Math.floor(start + (n * (end - start)) / count));
+  for (let n = from; n < from + count; n++) {
+    const at = new Date(Math.floor(start + ((n - from + 1) * (end - start)) / count));
     const target =
       rand() < 0.3 ? people[3 + Math.floor(rand() * (people.length - 3))] : extra[Math.floor(rand() * extra.length)];
     const mod = mods[Math.floor(rand() * mods.length)];
@@ -249,7 +250,7 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
     await db.collection('cases').insertMany(rows.slice(i, i + 5000), { ordered: false });
     onProgress?.(Math.min(rows.length, i + 5000));
   }
-  await db.collection('case_counters').updateOne({ _id: guild }, { $set: { seq: count } }, { upsert: true });
+  await db.collection('case_counters').updateOne({ _id: guild }, { $set: { seq: from + count - 1 } }, { upsert: true });
 }
 
 /**
