@@ -209,7 +209,9 @@ async function main() {
   progress(`starting the system (${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM)`);
   const bootStart = performance.now();
   const sys = await startBenchSystem({ log: opts.log ? (n, l) => process.stdout.write(`[${n}] ${l}\n`) : undefined });
-  const mongo = new MongoClient(sys.mongoUrl);
+  // The embedded store answers one command at a time: while it stores a 10,000-document batch on a busy machine the
+  // driver's streaming monitor can time out and interrupt the seeding, so the bench's client polls patiently.
+  const mongo = new MongoClient(sys.mongoUrl, { serverMonitoringMode: 'poll', connectTimeoutMS: 120_000 });
   let exitCode = 0;
   let svg = null;
   try {
