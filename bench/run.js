@@ -156,7 +156,13 @@ async function until(check, timeoutMs, everyMs = 25) {
 async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-ingest-'));
   const marker = `benchmarker${Date.now().toString(36)}`;
-  const { text, firstId, lastId } = messageCreateNdjson({ count, marker, startMs, firstSeq: seq });
+  const { text, firstId, lastId } = messageCreateNdjson({
+    count,
+    marker,
+    startMs,
+    firstSeq: seq,
+    dayStart: sys.dayStart,
+  });
   const file = path.join(dir, 'messages.ndjson');
   writeFileSync(file, text);
   if (backlog) await sys.stack.kill('logs', 'SIGTERM');
@@ -241,8 +247,8 @@ async function main() {
 
     const [fewCases, manyCases] = [opts.cases[0], opts.cases[opts.cases.length - 1]];
     progress(`seeding ${opts.events} journal events and ${fewCases} cases`);
-    const people = await seedJournal(logsDb, { guild, count: opts.events });
-    await seedCases(modDb, { guild, count: fewCases });
+    const people = await seedJournal(logsDb, { guild, count: opts.events, dayStart: sys.dayStart });
+    await seedCases(modDb, { guild, count: fewCases, dayStart: sys.dayStart });
     const members = people.slice(3).map((p) => p.id);
     const curves = { ingest: [], bulk: [], nats: [], search: {}, record: [] };
 
@@ -265,7 +271,13 @@ async function main() {
     curves.record.push([fewCases, (await memberRecord(fewCases, 0)).p95]);
     if (manyCases > fewCases) {
       progress(`seeding ${manyCases - fewCases} more cases (to ${manyCases})`);
-      await seedCases(modDb, { guild, count: manyCases - fewCases, from: fewCases + 1, seed: 5 });
+      await seedCases(modDb, {
+        guild,
+        count: manyCases - fewCases,
+        from: fewCases + 1,
+        seed: 5,
+        dayStart: sys.dayStart,
+      });
       curves.record.push([manyCases, (await memberRecord(manyCases, 0)).p95]);
     }
 
@@ -327,7 +339,12 @@ async function main() {
     }
 
     progress(`ceiling: NATS JetStream publish + consume of ${opts.ingest.toLocaleString('en-US')} dispatches`);
-    const natsPayloads = messageCreateNdjson({ count: opts.ingest, marker: 'ceiling', firstSeq: 1 })
+    const natsPayloads = messageCreateNdjson({
+      count: opts.ingest,
+      marker: 'ceiling',
+      firstSeq: 1,
+      dayStart: sys.dayStart,
+    })
       .text.trim()
       .split('\n')
       .map((line) => Buffer.from(line));
@@ -361,6 +378,7 @@ async function main() {
         count: add,
         seed: 10 + stage,
         worker: workers[stage],
+        dayStart: sys.dayStart,
         onProgress: (done) => {
           if (done % 100_000 === 0 || done === add)
             progress(`  ${done.toLocaleString('en-US')} / ${add.toLocaleString('en-US')}`);
@@ -428,9 +446,9 @@ async function main() {
         yLabel: 'msg/s',
         logX: true,
         series: [
-          { name: 'MESSAGE_CREATE -> searchable', points: curves.ingest },
-          { name: 'store bulk insert (ceiling)', points: curves.bulk },
-          { name: 'NATS publish+consume (ceiling)', points: curves.nats },
+          { name: 'ingest -> searchable', points: curves.ingest },
+          { name: 'store bulk insert', points: curves.bulk },
+          { name: 'NATS publish+consume', points: curves.nats },
         ],
       },
       {

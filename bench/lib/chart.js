@@ -50,7 +50,7 @@ function panel(p, x0) {
     const ly = M.top + ih + 44 + Math.floor(i / 2) * 12;
     out.push(
       `<rect x="${lx}" y="${ly - 8}" width="10" height="3" fill="${color}"/>`,
-      `<text x="${lx + 14}" y="${ly - 4}">${esc(s.name)}</text>`,
+      `<text x="${lx + 14}" y="${ly - 4}">${esc(s.name.length > 26 ? `${s.name.slice(0, 25)}…` : s.name)}</text>`,
     );
   });
   return out.join('\n');

@@ -43,11 +43,12 @@ const COMMON = (
 const VOCAB = [...COMMON, ...Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`)];
 
 /**
- * Members of the fixture guild at the end of the day generated to end now (`recentDayStart()`, as the fake platform
- * is seeded; newcomers' ids depend on the day): `[{id, name}]`, owner, admin and moderator first.
+ * Members of the fixture guild at the end of the day starting at `dayStart` (give the system's `dayStart`: the fake
+ * platform is seeded with that day, newcomers' ids depend on it, and `recentDayStart()` moves every minute):
+ * `[{id, name}]`, owner, admin and moderator first.
  */
-function fixturePeople() {
-  return [...guildDay(recentDayStart()).end.people.values()].map((p) => ({
+function fixturePeople(dayStart = recentDayStart()) {
+  return [...guildDay(dayStart).end.people.values()].map((p) => ({
     id: p.member.user.id,
     name: p.member.nick ?? p.member.user.global_name ?? p.member.user.username,
   }));
@@ -77,10 +78,10 @@ function sentence(rand, n) {
  */
 async function seedMessages(
   db,
-  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, onProgress },
+  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, dayStart, onProgress },
 ) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const collection = db.collection('messages');
   const end = Date.now() - 60_000;
   const start = end - days * DAY_MS;
@@ -149,9 +150,9 @@ function pickKind(rand) {
  * Inserts `count` journal events of `guild` into the logs `events` collection (spread over the last 30 days),
  * targets and actors drawn from the fixture members plus 2,000 synthetic users. Resolves the fixture people used.
  */
-async function seedJournal(db, { guild, count, seed = 2, onProgress }) {
+async function seedJournal(db, { guild, count, seed = 2, dayStart, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 2000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1022n),
     name: `user${i}`,
@@ -210,9 +211,9 @@ const CASE_ACTIONS = ['warn', 'warn', 'warn', 'timeout', 'timeout', 'kick', 'ban
  * case counter to the last number, so cases created afterwards (or by a later call with the next `from`) continue
  * the numbering.
  */
-async function seedCases(db, { guild, count, from = 1, seed = 3, onProgress }) {
+async function seedCases(db, { guild, count, from = 1, seed = 3, dayStart, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 1000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1020n),
     name: `user${i}`,
@@ -259,9 +260,16 @@ async function seedCases(db, { guild, count, from = 1, seed = 3, onProgress }) {
  * sequence numbers from `firstSeq`. The last
  * message contains the word `marker` so it can be searched for. Returns `{text, firstId, lastId}`.
  */
-function messageCreateNdjson({ count, marker, startMs = Date.now() - count, firstSeq = 1_000_000, seed = 4 }) {
+function messageCreateNdjson({
+  count,
+  marker,
+  startMs = Date.now() - count,
+  firstSeq = 1_000_000,
+  seed = 4,
+  dayStart,
+}) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const lines = [];
   let firstId = null;
   let lastId = null;
