@@ -1,6 +1,6 @@
 import type { CaseList, ListCasesQuery } from '@guildhall/shared';
 import type { z } from 'zod';
-import { CaseModel, type CaseRow } from './model';
+import { CASE_SUMMARY_PROJECTION, CaseModel, type CaseSummaryRow } from './model';
 import { toCase } from './toCase';
 
 /**
@@ -17,10 +17,10 @@ export async function listCases(
   if (query.action) filter.action = query.action;
   if (query.status) filter.status = query.status;
   if (query.before !== undefined) filter.number = { $lt: query.before };
-  const rows = await CaseModel.find(filter)
+  const rows = await CaseModel.find(filter, CASE_SUMMARY_PROJECTION)
     .sort({ number: -1 })
     .limit(query.limit + 1)
-    .lean<CaseRow[]>();
+    .lean<CaseSummaryRow[]>();
   const page = rows.slice(0, query.limit);
   return { cases: page.map(toCase), next: rows.length > query.limit ? page[page.length - 1]!.number : null };
 }
