@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: boots the whole system (services and gateway as processes, embedded MongoDB, NATS, fake
- * platform) and measures, in one run: cold start and resident memory, gateway overhead (gateway vs direct),
- * journal and member-record latency with 50,000 events and 10,000 cases, message search latency at 10,000 /
- * 100,000 / 1,000,000 stored messages, and MESSAGE_CREATE ingest from NATS to searchable. Prints progress and a
- * table with PASS/FAIL per target, writes bench/results/latest.json. See docs/benchmarks.md.
+ * platform) and measures, in one run: cold start and resident memory, read throughput directly at the service,
+ * through the gateway and against its ceiling (a bare express handler answering the same JSON; the store's
+ * `findOne` by `_id`), journal and member-record latency at 1,000 and 10,000 cases, message search latency and
+ * MESSAGE_CREATE ingest (NATS to searchable) at 10,000 / 100,000 / 1,000,000 stored messages, each ingest figure
+ * beside the store's bulk-insert rate of the same documents and indexes and NATS JetStream publish + consume of
+ * the same payloads. Prints progress and a table with PASS/FAIL per target, writes bench/results/latest.json,
+ * latest.md (the table) and latest.svg (the growth curves). See docs/benchmarks.md.
  *
- * Options: --messages 10000,100000,1000000  --ingest 50000  --events 50000  --cases 10000  --seconds 5
+ * Options: --messages 10000,100000,1000000  --ingest 50000  --events 50000  --cases 1000,10000  --seconds 5
  *          --rounds 3 (alternating gateway/direct runs of --seconds each)  --connections 20  --samples 300  --quick (small sizes for a smoke run)  --log (service output)
  */
 const { writeFileSync, mkdtempSync, rmSync } = require('node:fs');
@@ -18,12 +21,14 @@ const { replayFile } = require('../services/bridge/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { loadTest, sampleLatency, rssMb, peakRss, timeUntilReady } = require('./lib/measure');
+const { startBareExpress, findOneRate, natsPublishConsume } = require('./lib/ceilings');
+const { curvesSvg } = require('./lib/chart');
 const { seedMessages, seedJournal, seedCases, messageCreateNdjson, CHANNELS } = require('./lib/seed');
 const { Results } = require('./lib/report');
 
 const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
 const PROCESSES = [...SERVICES, 'gateway'];
-const RESULTS_FILE = path.join(__dirname, 'results/latest.json');
+const RESULTS_DIR = path.join(__dirname, 'results');
 
 function options() {
   const { values } = parseArgs({
@@ -31,7 +36,7 @@ function options() {
       messages: { type: 'string', default: '10000,100000,1000000' },
       ingest: { type: 'string', default: '50000' },
       events: { type: 'string', default: '50000' },
-      cases: { type: 'string', default: '10000' },
+      cases: { type: 'string', default: '1000,10000' },
       seconds: { type: 'string', default: '5' },
       rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '20' },
@@ -41,12 +46,12 @@ function options() {
     },
   });
   if (values.quick)
-    Object.assign(values, { messages: '10000,30000', ingest: '10000', seconds: '3', rounds: '1', samples: '60' });
+    Object.assign(values, { messages: '10000,100000', ingest: '10000', seconds: '3', rounds: '1', samples: '60' });
   return {
     messages: values.messages.split(',').map(Number),
     ingest: Number(values.ingest),
     events: Number(values.events),
-    cases: Number(values.cases),
+    cases: values.cases.split(',').map(Number),
     seconds: Number(values.seconds),
     rounds: Number(values.rounds),
     connections: Number(values.connections),
@@ -77,15 +82,24 @@ function pidsOf(sys) {
 }
 
 /**
- * Gateway (session cookie) vs direct (signed identity header) for one route, side by side: `rounds` alternating
- * runs of `seconds` each (direct, gateway, direct, ...), so that load from elsewhere on the machine hits both sides
- * alike. Throughput is total requests / total time per side; p50/p99 are the medians of the rounds' values.
+ * Read throughput of one route at 20 connections, side by side: directly at the service (signed identity header),
+ * through the gateway (session cookie) and, when `bare` is given, against a bare express handler answering the same
+ * JSON (the ceiling). `rounds` alternating runs of `seconds` each (direct, gateway, bare, direct, ...), so that load
+ * from elsewhere on the machine hits every side alike. Throughput is total requests / total time per side; p50/p99
+ * are the medians of the rounds' values. Adds the rows and the targets `directTarget` (req/s), gateway/direct
+ * >= 0.8 and direct/bare >= `bareRatio`. Resolves `{direct, gateway, bare}` req/s.
  */
-async function gatewayOverhead(sys, results, opts, { label, pathname, service, cookie, identity }) {
+async function readThroughput(
+  sys,
+  results,
+  opts,
+  { label, pathname, service, cookie, identity, bare, directTarget, bareRatio },
+) {
   const sides = {
     direct: { url: `${sys.urls[service]}${pathname}`, headers: { 'x-guildhall-identity': identity }, runs: [] },
     gateway: { url: `${sys.gatewayUrl}${pathname}`, headers: { cookie: `service_session=${cookie}` }, runs: [] },
   };
+  if (bare) sides.bare = { url: bare.url, headers: {}, runs: [] };
   for (let round = 0; round < opts.rounds; round++) {
     for (const [which, side] of Object.entries(sides)) {
       const r = await loadTest({
@@ -100,18 +114,26 @@ async function gatewayOverhead(sys, results, opts, { label, pathname, service, c
     }
   }
   const summary = {};
+  const names = {
+    direct: 'direct at the service',
+    gateway: 'through the gateway',
+    bare: 'ceiling: bare express, same JSON',
+  };
   for (const [which, side] of Object.entries(sides)) {
     const rps = side.runs.reduce((s, r) => s + r.requests, 0) / (opts.seconds * side.runs.length);
     const median = (k) => side.runs.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(side.runs.length / 2)];
     summary[which] = rps;
-    results.add('gateway', `${label} ${which} throughput`, rps, 'req/s');
-    results.add('gateway', `${label} ${which} p50`, median('p50'), 'ms');
-    results.add('gateway', `${label} ${which} p99`, median('p99'), 'ms');
+    const target = which === 'direct' && directTarget ? { op: '>=', value: directTarget } : undefined;
+    results.add('read', `${label} ${names[which]}, ${opts.connections} connections`, rps, 'req/s', target);
+    results.add('read', `${label} ${names[which]} p50 / p99`, `${median('p50')} / ${median('p99')}`, 'ms');
   }
-  results.add('gateway', `${label} gateway/direct throughput`, summary.gateway / summary.direct, 'x', {
-    op: '>=',
-    value: 0.7,
-  });
+  results.add('read', `${label} gateway / direct`, summary.gateway / summary.direct, 'x', { op: '>=', value: 0.8 });
+  if (bare)
+    results.add('read', `${label} direct / bare express (ceiling)`, summary.direct / summary.bare, 'x', {
+      op: '>=',
+      value: bareRatio,
+    });
+  return summary;
 }
 
 /** Waits until `check()` resolves true, polling every `everyMs`; throws after `timeoutMs`. */
@@ -134,7 +156,13 @@ async function until(check, timeoutMs, everyMs = 25) {
 async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'guildhall-bench-ingest-'));
   const marker = `benchmarker${Date.now().toString(36)}`;
-  const { text, firstId, lastId } = messageCreateNdjson({ count, marker, startMs, firstSeq: seq });
+  const { text, firstId, lastId } = messageCreateNdjson({
+    count,
+    marker,
+    startMs,
+    firstSeq: seq,
+    dayStart: sys.dayStart,
+  });
   const file = path.join(dir, 'messages.ndjson');
   writeFileSync(file, text);
   if (backlog) await sys.stack.kill('logs', 'SIGTERM');
@@ -164,14 +192,34 @@ async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false
   return { rate: count / (ms / 1000), ms, publishMs, publishRate: summary.ratePerSecond };
 }
 
+/** bench/results/latest.md: when and where it ran, the options, the table, and the growth curves (latest.svg). */
+function markdownReport(results, meta, withChart) {
+  const m = meta.machine;
+  const failed = results.rows.filter((r) => r.pass === false).length;
+  const passed = results.rows.filter((r) => r.pass).length;
+  return [
+    `# Benchmark results (${meta.finishedAt})`,
+    '',
+    `Machine: ${m.cpus} x ${m.cpuModel}, ${m.memGiB.toFixed(1)} GiB, Node ${m.node}, load average at the end ${m.loadavg.map((l) => l.toFixed(1)).join(' / ')}.`,
+    `Options: \`${JSON.stringify(meta.options)}\`. ${passed} targets pass, ${failed} fail.`,
+    '',
+    results.markdown(),
+    '',
+    withChart ? '![Growth curves: ingest, search p95 and member record p95](latest.svg)\n' : '',
+  ].join('\n');
+}
+
 async function main() {
   const opts = options();
   const results = new Results();
   progress(`starting the system (${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM)`);
   const bootStart = performance.now();
   const sys = await startBenchSystem({ log: opts.log ? (n, l) => process.stdout.write(`[${n}] ${l}\n`) : undefined });
-  const mongo = new MongoClient(sys.mongoUrl);
+  // The embedded store answers one command at a time: while it stores a 10,000-document batch on a busy machine the
+  // driver's streaming monitor can time out and interrupt the seeding, so the bench's client polls patiently.
+  const mongo = new MongoClient(sys.mongoUrl, { serverMonitoringMode: 'poll', connectTimeoutMS: 120_000 });
   let exitCode = 0;
+  let svg = null;
   try {
     results.add(
       'cold start',
@@ -197,32 +245,85 @@ async function main() {
     const logsDb = mongo.db(sys.dbName('logs'));
     const modDb = mongo.db(sys.dbName('moderation'));
 
-    progress(`seeding ${opts.events} journal events and ${opts.cases} cases`);
-    const people = await seedJournal(logsDb, { guild, count: opts.events });
-    await seedCases(modDb, { guild, count: opts.cases });
+    const [fewCases, manyCases] = [opts.cases[0], opts.cases[opts.cases.length - 1]];
+    progress(`seeding ${opts.events} journal events and ${fewCases} cases`);
+    const people = await seedJournal(logsDb, { guild, count: opts.events, dayStart: sys.dayStart });
+    await seedCases(modDb, { guild, count: fewCases, dayStart: sys.dayStart });
     const members = people.slice(3).map((p) => p.id);
+    const curves = { ingest: [], bulk: [], nats: [], search: {}, record: [] };
 
-    progress('gateway overhead');
-    await gatewayOverhead(sys, results, opts, {
-      label: 'GET tickets/settings',
-      pathname: `/api/v1/servers/${guild}/tickets/settings`,
-      service: 'tickets',
-      cookie,
-      identity,
+    const viaGateway = (p) => ({
+      url: `${sys.gatewayUrl}/api/v1/servers/${guild}${p}`,
+      headers: { cookie: `service_session=${cookie}` },
     });
-    await gatewayOverhead(sys, results, opts, {
+    /** Member record p50/p95 through the gateway, one client, over the fixture members; adds the rows. */
+    const memberRecord = async (cases, messages) => {
+      const r = await sampleLatency({
+        count: opts.samples,
+        next: (i) => viaGateway(`/members/${members[i % members.length]}`),
+      });
+      const label = `member record, ${cases.toLocaleString('en-US')} cases, ${messages.toLocaleString('en-US')} messages stored`;
+      results.add('member record', `${label}: p50 (via gateway, 1 client)`, r.p50, 'ms');
+      results.add('member record', `${label}: p95 (via gateway, 1 client)`, r.p95, 'ms', { op: '<=', value: 20 });
+      progress(`${label}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+      return r;
+    };
+    curves.record.push([fewCases, (await memberRecord(fewCases, 0)).p95]);
+    if (manyCases > fewCases) {
+      progress(`seeding ${manyCases - fewCases} more cases (to ${manyCases})`);
+      await seedCases(modDb, {
+        guild,
+        count: manyCases - fewCases,
+        from: fewCases + 1,
+        seed: 5,
+        dayStart: sys.dayStart,
+      });
+      curves.record.push([manyCases, (await memberRecord(manyCases, 0)).p95]);
+    }
+
+    progress('read throughput: direct, through the gateway, ceilings');
+    const settingsPath = `/api/v1/servers/${guild}/tickets/settings`;
+    const settingsBody = await (
+      await fetch(`${sys.urls.tickets}${settingsPath}`, { headers: { 'x-guildhall-identity': identity } })
+    ).json();
+    const bare = await startBareExpress(settingsPath, settingsBody);
+    try {
+      await readThroughput(sys, results, opts, {
+        label: 'GET tickets/settings',
+        pathname: settingsPath,
+        service: 'tickets',
+        cookie,
+        identity,
+        bare,
+        directTarget: 2000,
+        bareRatio: 0.3,
+      });
+    } finally {
+      await bare.stop();
+    }
+    const firstCase = await modDb.collection('cases').findOne({ guild });
+    const findOne = await findOneRate(modDb.collection('cases'), firstCase._id, {
+      seconds: opts.seconds,
+      concurrency: opts.connections,
+    });
+    results.add(
+      'read',
+      `ceiling: store findOne by _id, ${opts.connections} in flight (mongodb driver)`,
+      findOne,
+      'op/s',
+    );
+    progress(`store findOne by _id: ${findOne.toFixed(0)} op/s`);
+    const record = await readThroughput(sys, results, opts, {
       label: 'GET members/{user}',
       pathname: `/api/v1/servers/${guild}/members/${members[0]}`,
       service: 'moderation',
       cookie,
       identity,
+      directTarget: 400,
     });
+    results.add('read', 'GET members/{user} direct / store findOne (ceiling)', record.direct / findOne, 'x');
 
-    progress(`journal and member record latency (${opts.events} events, ${opts.cases} cases)`);
-    const viaGateway = (p) => ({
-      url: `${sys.gatewayUrl}/api/v1/servers/${guild}${p}`,
-      headers: { cookie: `service_session=${cookie}` },
-    });
+    progress(`journal latency (${opts.events} events, ${manyCases} cases)`);
     const newest = await logsDb.collection('events').find({ guild }).sort({ key: -1 }).skip(500).limit(1).next();
     const journalQueries = [
       ['journal: newest 50', () => '/journal'],
@@ -236,13 +337,20 @@ async function main() {
       results.add('journal', `${name} p95 (via gateway)`, r.p95, 'ms', { op: '<=', value: 20 });
       progress(`${name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
     }
-    const record = await sampleLatency({
-      count: opts.samples,
-      next: (i) => viaGateway(`/members/${members[i % members.length]}`),
-    });
-    results.add('journal', 'member record p50 (via gateway)', record.p50, 'ms');
-    results.add('journal', 'member record p95 (via gateway)', record.p95, 'ms', { op: '<=', value: 20 });
-    progress(`member record: p50 ${record.p50.toFixed(1)} ms, p95 ${record.p95.toFixed(1)} ms`);
+
+    progress(`ceiling: NATS JetStream publish + consume of ${opts.ingest.toLocaleString('en-US')} dispatches`);
+    const natsPayloads = messageCreateNdjson({
+      count: opts.ingest,
+      marker: 'ceiling',
+      firstSeq: 1,
+      dayStart: sys.dayStart,
+    })
+      .text.trim()
+      .split('\n')
+      .map((line) => Buffer.from(line));
+    const nats = await natsPublishConsume(sys.natsUrl, natsPayloads);
+    results.add('ingest', 'ceiling: NATS JetStream publish + consume (1 consumer, acked)', nats.rate, 'msg/s');
+    progress(`NATS publish + consume: ${nats.rate.toFixed(0)} msg/s`);
 
     const direct = (p) => ({
       url: `${sys.urls.logs}/api/v1/servers/${guild}${p}`,
@@ -258,10 +366,11 @@ async function main() {
       ['q=the&channel=general', `/messages?q=the&channel=${CHANNELS[0]}`],
       ['q=w1&deleted=true', '/messages?q=w1&deleted=true'],
     ];
-    let stored = 0;
+    let seeded = 0;
     const workers = [1023n, 1018n, 1017n, 1016n, 1015n];
+    const ingestStart = Date.now() - (opts.messages.length + 2) * opts.ingest;
     for (const [stage, total] of opts.messages.entries()) {
-      const add = total - stored;
+      const add = total - seeded;
       progress(`seeding ${add.toLocaleString('en-US')} messages (to ${total.toLocaleString('en-US')})`);
       const t0 = performance.now();
       await seedMessages(logsDb, {
@@ -269,59 +378,104 @@ async function main() {
         count: add,
         seed: 10 + stage,
         worker: workers[stage],
+        dayStart: sys.dayStart,
         onProgress: (done) => {
           if (done % 100_000 === 0 || done === add)
             progress(`  ${done.toLocaleString('en-US')} / ${add.toLocaleString('en-US')}`);
         },
       });
-      stored = total;
-      progress(`  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const bulkRate = add / ((performance.now() - t0) / 1000);
+      seeded = total;
+      progress(`  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s (${bulkRate.toFixed(0)} docs/s)`);
       const label = `${total.toLocaleString('en-US')} msgs`;
+      const last = stage === opts.messages.length - 1;
       for (const [name, p] of searches) {
         const r = await sampleLatency({ count: opts.samples, next: () => direct(p) });
-        const target = stage === opts.messages.length - 1 ? { op: '<=', value: 50 } : undefined;
+        const target = last ? { op: '<=', value: 50 } : undefined;
         results.add('search', `${label}: ${name} p50`, r.p50, 'ms');
         results.add('search', `${label}: ${name} p95`, r.p95, 'ms', target);
+        curves.search[name] = [...(curves.search[name] ?? []), [total, r.p95]];
         progress(`  ${name}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
       }
+
+      progress(`  ingest: ${opts.ingest.toLocaleString('en-US')} MESSAGE_CREATE with replayFile while logs consumes`);
+      const live = await measureIngest(sys, logsDb, opts.ingest, {
+        seq: 1_000_000 * (stage + 1),
+        startMs: ingestStart + stage * opts.ingest,
+      });
+      results.add('ingest', `${label}: replay publish rate (NATS acked)`, live.publishRate, 'msg/s');
+      results.add('ingest', `${label}: ceiling: store bulk insert, same documents and indexes`, bulkRate, 'msg/s');
+      results.add(
+        'ingest',
+        `${label}: MESSAGE_CREATE -> stored and searchable (${opts.ingest.toLocaleString('en-US')} msgs)`,
+        live.rate,
+        'msg/s',
+        last ? { op: '>=', value: 10_000 } : undefined,
+      );
+      results.add(
+        'ingest',
+        `${label}: ingest / store bulk insert`,
+        live.rate / bulkRate,
+        'x',
+        last ? { op: '>=', value: 0.5 } : undefined,
+      );
+      results.add('ingest', `${label}: ingest / NATS publish + consume`, live.rate / nats.rate, 'x');
+      curves.ingest.push([total, live.rate]);
+      curves.bulk.push([total, bulkRate]);
+      curves.nats.push([total, nats.rate]);
+      results.details[`ingest ${total}`] = live;
+      progress(
+        `  ingest: published in ${live.publishMs.toFixed(0)} ms, all searchable after ${live.ms.toFixed(0)} ms (${live.rate.toFixed(0)} msg/s)`,
+      );
     }
+    await memberRecord(manyCases, seeded + opts.messages.length * opts.ingest);
 
-    const heavy = await sampleLatency({
-      count: opts.samples,
-      next: (i) => viaGateway(`/members/${members[i % members.length]}`),
-    });
-    results.add('journal', `member record p95 with ${stored.toLocaleString('en-US')} messages stored`, heavy.p95, 'ms');
-    progress(`member record with ${stored} messages: p50 ${heavy.p50.toFixed(1)} ms, p95 ${heavy.p95.toFixed(1)} ms`);
-
-    progress(
-      `ingest: publishing ${opts.ingest.toLocaleString('en-US')} MESSAGE_CREATE with replayFile while logs consumes`,
-    );
-    const ingestStart = Date.now() - 2 * opts.ingest;
-    const live = await measureIngest(sys, logsDb, opts.ingest, { seq: 1_000_000, startMs: ingestStart });
-    results.add('ingest', 'replay publish rate (NATS acked)', live.publishRate, 'msg/s');
-    results.add(
-      'ingest',
-      `MESSAGE_CREATE -> stored and searchable (${opts.ingest.toLocaleString('en-US')} msgs)`,
-      live.rate,
-      'msg/s',
-      { op: '>=', value: 10_000 },
-    );
-    progress(`ingest: published in ${live.publishMs.toFixed(0)} ms, all searchable after ${live.ms.toFixed(0)} ms`);
     progress('ingest from a backlog: logs stopped, publishing, then logs started');
     const drain = await measureIngest(sys, logsDb, opts.ingest, {
-      seq: 2_000_000,
-      startMs: ingestStart + opts.ingest,
+      seq: 1_000_000 * (opts.messages.length + 1),
+      startMs: ingestStart + opts.messages.length * opts.ingest,
       backlog: true,
     });
     results.add('ingest', 'backlog drain: logs start -> all stored and searchable', drain.rate, 'msg/s');
-    results.details.ingest = { live, drain };
+    results.details.drain = drain;
     progress(`backlog drained in ${drain.ms.toFixed(0)} ms (from logs spawn)`);
+    svg = curvesSvg([
+      {
+        title: 'Ingest vs stored messages',
+        xLabel: 'messages stored (log scale)',
+        yLabel: 'msg/s',
+        logX: true,
+        series: [
+          { name: 'ingest -> searchable', points: curves.ingest },
+          { name: 'store bulk insert', points: curves.bulk },
+          { name: 'NATS publish+consume', points: curves.nats },
+        ],
+      },
+      {
+        title: 'Search p95 vs stored messages',
+        xLabel: 'messages stored (log scale)',
+        yLabel: 'ms',
+        logX: true,
+        series: Object.entries(curves.search).map(([name, points]) => ({ name, points })),
+      },
+      {
+        title: 'Member record p95 vs cases',
+        xLabel: 'cases in the guild',
+        yLabel: 'ms',
+        series: [{ name: 'member record p95 (via gateway)', points: curves.record }],
+      },
+    ]);
 
     const peak = load.stop();
     for (const n of PROCESSES)
       results.add('memory', `${n} RSS peak under load`, peak[n], 'MB', { op: '<', value: 150 });
-    if (sys.mongoPid)
-      results.add('memory', 'embedded MongoDB RSS at the end (all data in RAM)', rssMb(sys.mongoPid), 'MB');
+    if (sys.mongoPid) {
+      const messages = opts.messages[opts.messages.length - 1] + (opts.messages.length + 1) * opts.ingest;
+      const mb = rssMb(sys.mongoPid);
+      const target = messages >= 1_000_000 ? { op: '<=', value: 1024 } : undefined;
+      results.add('memory', `embedded MongoDB RSS with ${messages.toLocaleString('en-US')} messages`, mb, 'MB', target);
+      results.add('memory', 'embedded MongoDB RSS per stored message', (mb * 1024) / messages, 'KB');
+    }
   } catch (err) {
     exitCode = 1;
     process.stderr.write(`bench failed: ${err.stack ?? err}\n`);
@@ -332,17 +486,21 @@ async function main() {
   process.stdout.write(`\n${results.table()}\n`);
   const failed = results.rows.filter((r) => r.pass === false);
   process.stdout.write(`\n${results.rows.filter((r) => r.pass).length} targets pass, ${failed.length} fail\n`);
-  results.write(RESULTS_FILE, {
+  const meta = {
     finishedAt: new Date().toISOString(),
     machine: {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
       memGiB: os.totalmem() / 2 ** 30,
       node: process.version,
+      loadavg: os.loadavg(),
     },
     options: opts,
-  });
-  process.stdout.write(`written ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+  };
+  results.write(path.join(RESULTS_DIR, 'latest.json'), meta);
+  if (svg) writeFileSync(path.join(RESULTS_DIR, 'latest.svg'), svg);
+  writeFileSync(path.join(RESULTS_DIR, 'latest.md'), markdownReport(results, meta, Boolean(svg)));
+  process.stdout.write(`written bench/results/latest.json, latest.md${svg ? ', latest.svg' : ''}\n`);
   process.exit(exitCode);
 }
 

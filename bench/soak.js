@@ -86,7 +86,7 @@ async function main() {
   try {
     const guild = sys.guild;
     const cookie = await sys.login(FIXTURE_IDS.owner);
-    const people = fixturePeople()
+    const people = fixturePeople(sys.dayStart)
       .slice(3)
       .map((p) => p.id)
       .filter((id) => sys.fake.guild(guild).members.has(id))
@@ -146,6 +146,7 @@ async function main() {
             startMs: Date.now() - count,
             firstSeq: 10_000_000 + round * count,
             seed: 100 + round,
+            dayStart: sys.dayStart,
           });
           writeFileSync(file, text);
         }

@@ -38,6 +38,22 @@ class Results {
     return [row(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(row)].join('\n');
   }
 
+  /**
+   * The same table as Markdown (pipes in cells escaped), for bench/results/latest.md; rows with a ceiling carry it
+   * in their `note`.
+   */
+  markdown() {
+    const cell = (s) => String(s).replace(/\|/g, '\\|');
+    const lines = ['| Section | Measure | Value | Target | Result |', '|---|---|---|---|---|'];
+    for (const r of this.rows) {
+      const result = r.pass === undefined ? '' : r.pass ? 'PASS' : '**FAIL**';
+      lines.push(
+        `| ${[r.section, r.name, `${fmt(r.value)} ${r.unit}`, r.target ?? '', result].map(cell).join(' | ')} |`,
+      );
+    }
+    return lines.join('\n');
+  }
+
   /** Writes `{...meta, rows, details}` as JSON to `file` (directories created). */
   write(file, meta) {
     fs.mkdirSync(path.dirname(file), { recursive: true });

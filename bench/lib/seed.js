@@ -43,11 +43,12 @@ const COMMON = (
 const VOCAB = [...COMMON, ...Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`)];
 
 /**
- * Members of the fixture guild at the end of the day generated to end now (`recentDayStart()`, as the fake platform
- * is seeded; newcomers' ids depend on the day): `[{id, name}]`, owner, admin and moderator first.
+ * Members of the fixture guild at the end of the day starting at `dayStart` (give the system's `dayStart`: the fake
+ * platform is seeded with that day, newcomers' ids depend on it, and `recentDayStart()` moves every minute):
+ * `[{id, name}]`, owner, admin and moderator first.
  */
-function fixturePeople() {
-  return [...guildDay(recentDayStart()).end.people.values()].map((p) => ({
+function fixturePeople(dayStart = recentDayStart()) {
+  return [...guildDay(dayStart).end.people.values()].map((p) => ({
     id: p.member.user.id,
     name: p.member.nick ?? p.member.user.global_name ?? p.member.user.username,
   }));
@@ -77,10 +78,10 @@ function sentence(rand, n) {
  */
 async function seedMessages(
   db,
-  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, onProgress },
+  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, dayStart, onProgress },
 ) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const collection = db.collection('messages');
   const end = Date.now() - 60_000;
   const start = end - days * DAY_MS;
@@ -149,9 +150,9 @@ function pickKind(rand) {
  * Inserts `count` journal events of `guild` into the logs `events` collection (spread over the last 30 days),
  * targets and actors drawn from the fixture members plus 2,000 synthetic users. Resolves the fixture people used.
  */
-async function seedJournal(db, { guild, count, seed = 2, onProgress }) {
+async function seedJournal(db, { guild, count, seed = 2, dayStart, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 2000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1022n),
     name: `user${i}`,
@@ -205,13 +206,14 @@ async function seedJournal(db, { guild, count, seed = 2, onProgress }) {
 const CASE_ACTIONS = ['warn', 'warn', 'warn', 'timeout', 'timeout', 'kick', 'ban', 'note'];
 
 /**
- * Inserts `count` cases of `guild` into the moderation `cases` collection (numbers 1..count, over the last 180
- * days, targets: the fixture members take 30 % of cases, the rest 1,000 synthetic users) and sets the guild's case
- * counter to `count`, so cases created afterwards continue the numbering.
+ * Inserts `count` cases of `guild` into the moderation `cases` collection (numbers from..from+count-1, over the last
+ * 180 days, targets: the fixture members take 30 % of cases, the rest 1,000 synthetic users) and sets the guild's
+ * case counter to the last number, so cases created afterwards (or by a later call with the next `from`) continue
+ * the numbering.
  */
-async function seedCases(db, { guild, count, seed = 3, onProgress }) {
+async function seedCases(db, { guild, count, from = 1, seed = 3, dayStart, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 1000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1020n),
     name: `user${i}`,
@@ -220,8 +222,8 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
   const end = Date.now() - 60_000;
   const start = end - 180 * DAY_MS;
   const rows = [];
-  for (let n = 1; n <= count; n++) {
-    const at = new Date(Math.floor(start + (n * (end - start)) / count));
+  for (let n = from; n < from + count; n++) {
+    const at = new Date(Math.floor(start + ((n - from + 1) * (end - start)) / count));
     const target =
       rand() < 0.3 ? people[3 + Math.floor(rand() * (people.length - 3))] : extra[Math.floor(rand() * extra.length)];
     const mod = mods[Math.floor(rand() * mods.length)];
@@ -249,7 +251,7 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
     await db.collection('cases').insertMany(rows.slice(i, i + 5000), { ordered: false });
     onProgress?.(Math.min(rows.length, i + 5000));
   }
-  await db.collection('case_counters').updateOne({ _id: guild }, { $set: { seq: count } }, { upsert: true });
+  await db.collection('case_counters').updateOne({ _id: guild }, { $set: { seq: from + count - 1 } }, { upsert: true });
 }
 
 /**
@@ -258,9 +260,16 @@ async function seedCases(db, { guild, count, seed = 3, onProgress }) {
  * sequence numbers from `firstSeq`. The last
  * message contains the word `marker` so it can be searched for. Returns `{text, firstId, lastId}`.
  */
-function messageCreateNdjson({ count, marker, startMs = Date.now() - count, firstSeq = 1_000_000, seed = 4 }) {
+function messageCreateNdjson({
+  count,
+  marker,
+  startMs = Date.now() - count,
+  firstSeq = 1_000_000,
+  seed = 4,
+  dayStart,
+}) {
   const rand = prng(seed);
-  const people = fixturePeople();
+  const people = fixturePeople(dayStart);
   const lines = [];
   let firstId = null;
   let lastId = null;

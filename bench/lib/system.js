@@ -45,7 +45,9 @@ function startBigMongo(port, heapMb) {
  * The system as the bench uses it: the `startSystem` handle plus `{urls, mongoUrl, identitySecret, dbName(service),
  * mongoPid, dashboardOrigin}`. `log(name, line)` receives process output (warnings and errors only: LOG_LEVEL=warn).
  * Rate limits are raised so that load generators measure throughput, not the limiter (each request is still counted
- * by it), and answers are not re-checked against the contract (the tests do that).
+ * by it), peers wait up to 10 s for each other's NATS requests (instead of 2 s: on a 2-core machine shared with
+ * other work a member record's `RPC.memberHistory` sometimes takes longer, and one 503 would end the run; slow
+ * answers still count in the latencies), and answers are not re-checked against the contract (the tests do that).
  */
 async function startBenchSystem({ log, env = {} } = {}) {
   const mongo = process.env.MONGO_URL ? null : await startBigMongo(await freeBenchPort(), 16_384);
@@ -55,7 +57,13 @@ async function startBenchSystem({ log, env = {} } = {}) {
     sys = await testing.startSystem({
       log,
       mongoUrl,
-      env: { VALIDATE_RESPONSES: '0', RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_USER: '100000000', ...env },
+      env: {
+        VALIDATE_RESPONSES: '0',
+        RATE_LIMIT_PER_IP: '100000000',
+        RATE_LIMIT_PER_USER: '100000000',
+        PEER_TIMEOUT_MS: '10000',
+        ...env,
+      },
     });
   } catch (err) {
     if (mongo) await stopChild(mongo.child);

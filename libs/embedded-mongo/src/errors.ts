@@ -20,6 +20,8 @@ export const ErrorCodes = {
   CannotCreateIndex: 67,
   NotImplemented: 238,
   BSONObjectTooLarge: 10334,
+  /** A command field the server's command parser does not know (7.0's IDL parser: "unknown field"). */
+  Location40415: 40415,
   DuplicateKey: 11000,
 } as const;
 

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 
@@ -27,8 +28,25 @@ export const IdentitySchema = z.object({
 });
 export type Identity = z.infer<typeof IdentitySchema>;
 
-function keyOf(secret: string): Uint8Array {
-  return new TextEncoder().encode(secret);
+const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
+
+/**
+ * The HS256 key of `secret`, imported once per process: handing jose the raw bytes made it import the key again
+ * on every sign and verify (WebCrypto `importKey`, a visible share of a service's CPU per request).
+ */
+function keyOf(secret: string): Promise<webcrypto.CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 /** Signs `identity` as a short-lived (default 60 s) HS256 JWT for the identity header. */
@@ -39,12 +57,12 @@ export async function signIdentity(identity: z.input<typeof IdentitySchema>, sec
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${ttlSeconds}s`)
-    .sign(keyOf(secret));
+    .sign(await keyOf(secret));
 }
 
 /** Verifies an identity token (signature, issuer, audience, expiry); throws on any failure. */
 export async function verifyIdentity(token: string, secret: string): Promise<Identity> {
-  const { payload } = await jwtVerify(token, keyOf(secret), {
+  const { payload } = await jwtVerify(token, await keyOf(secret), {
     issuer: ISSUER,
     audience: AUDIENCE,
     algorithms: ['HS256'],

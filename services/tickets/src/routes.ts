@@ -4,9 +4,9 @@ import { toTicketMessage } from './messages/toTicketMessage';
 import { postPanel } from './panel/postPanel';
 import { displayName } from './platform/users';
 import type { Actor } from './settings/actor';
-import { loadSettings, loadTypes } from './settings/loadSettings';
 import { createType, deleteType, updateType } from './settings/saveType';
-import { toSettings, toType } from './settings/toSettings';
+import { forgetSettings, settingsView } from './settings/settingsCache';
+import { toType } from './settings/toSettings';
 import { updateSettings } from './settings/updateSettings';
 import { getTicket } from './tickets/getTicket';
 import { listTickets } from './tickets/listTickets';
@@ -20,11 +20,6 @@ const actorOf = (identity: Identity): Actor => ({
   id: identity.sub,
   name: identity.name || identity.username || identity.sub,
 });
-
-async function settingsResponse(guild: string) {
-  const [settings, types] = await Promise.all([loadSettings(guild), loadTypes(guild)]);
-  return { settings: toSettings(settings), types: types.map(toType) };
-}
 
 /**
  * The opener of a dashboard-opened ticket: the caller, or the member `opener` given by staff (looked up on the
@@ -44,26 +39,40 @@ async function resolveOpener(ctx: TicketsContext, guild: string, identity: Ident
   }
 }
 
+/**
+ * Runs a write of `guild`'s settings or types and then drops this process's cached settings view (also when the
+ * write failed part-way), so that the answer and every later read here see the write.
+ */
+async function writingSettings<T>(guild: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    forgetSettings(guild);
+  }
+}
+
 /** The HTTP table of the tickets service: each route validates (shared contract), calls one use case, shapes the reply. */
 export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
   return [
-    bind(ticketRoutes.getTicketSettings, ({ params }) => settingsResponse(params.guild)),
+    bind(ticketRoutes.getTicketSettings, ({ params }) => settingsView(ctx, params.guild)),
     bind(ticketRoutes.updateTicketSettings, async ({ params, body, identity }) => {
-      await updateSettings(ctx, params.guild, body, actorOf(identity));
-      return settingsResponse(params.guild);
+      await writingSettings(params.guild, () => updateSettings(ctx, params.guild, body, actorOf(identity)));
+      return settingsView(ctx, params.guild);
     }),
     bind(ticketRoutes.postTicketPanel, async ({ params, body, identity }) => {
-      await postPanel(ctx, params.guild, body.channel, actorOf(identity));
-      return settingsResponse(params.guild);
+      await writingSettings(params.guild, () => postPanel(ctx, params.guild, body.channel, actorOf(identity)));
+      return settingsView(ctx, params.guild);
     }),
     bind(ticketRoutes.createTicketType, async ({ params, body, identity }) =>
-      toType(await createType(ctx, params.guild, body, actorOf(identity))),
+      toType(await writingSettings(params.guild, () => createType(ctx, params.guild, body, actorOf(identity)))),
     ),
     bind(ticketRoutes.updateTicketType, async ({ params, body, identity }) =>
-      toType(await updateType(ctx, params.guild, params.type, body, actorOf(identity))),
+      toType(
+        await writingSettings(params.guild, () => updateType(ctx, params.guild, params.type, body, actorOf(identity))),
+      ),
     ),
     bind(ticketRoutes.deleteTicketType, async ({ params, identity }) => {
-      await deleteType(ctx, params.guild, params.type, actorOf(identity));
+      await writingSettings(params.guild, () => deleteType(ctx, params.guild, params.type, actorOf(identity)));
       return undefined;
     }),
     bind(ticketRoutes.openTicket, async ({ params, body, identity }) => {

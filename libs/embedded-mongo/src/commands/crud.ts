@@ -5,6 +5,7 @@ import { applyUpdate, buildUpsert } from '../query/update';
 import type { Collection } from '../storage/collection';
 import { compareValues, type Doc, getPath, isPlainObject, sameBson } from '../values';
 import { type CommandContext, collName, type Handler, num } from './context';
+import { refuseCollation, refuseUpdateStatement } from './unsupported';
 
 const READ_ONLY_STAGES = new Set([
   '$match',
@@ -148,6 +149,7 @@ export const crudCommands: Record<string, Handler> = {
     let n = 0;
     let nModified = 0;
     const upserted: Doc[] = [];
+    for (const st of updates as Doc[]) if (isPlainObject(st)) refuseUpdateStatement(st);
     const writeErrors = await writeBatch(cmd, ctx, updates as UpdateStatement[], (st, index) => {
       const r = updateOne(coll, st);
       n += r.n;
@@ -165,6 +167,7 @@ export const crudCommands: Record<string, Handler> = {
   delete: async (cmd, ctx) => {
     const deletes = cmd.deletes;
     check(Array.isArray(deletes), 'delete requires a deletes array', 'FailedToParse');
+    for (const st of deletes as Doc[]) if (isPlainObject(st)) refuseCollation(st.collation, 'delete');
     const coll = ctx.storage.collection(ctx.db, collName(cmd));
     let n = 0;
     const writeErrors = await writeBatch(cmd, ctx, deletes as Doc[], (st) => {
@@ -177,6 +180,7 @@ export const crudCommands: Record<string, Handler> = {
     return { n, ...(writeErrors.length ? { writeErrors } : {}), ok: 1 };
   },
   find: (cmd, ctx) => {
+    refuseCollation(cmd.collation, 'find');
     const name = collName(cmd);
     const coll = ctx.storage.collection(ctx.db, name);
     const req = findRequest(cmd);
@@ -194,6 +198,7 @@ export const crudCommands: Record<string, Handler> = {
     return ctx.cursors.kill(ids);
   },
   count: (cmd, ctx) => {
+    refuseCollation(cmd.collation, 'count');
     const coll = ctx.storage.collection(ctx.db, collName(cmd));
     if (!coll) return { n: 0, ok: 1 };
     const skip = num(cmd.skip) ?? 0;
@@ -205,6 +210,7 @@ export const crudCommands: Record<string, Handler> = {
     return { n, ok: 1 };
   },
   distinct: (cmd, ctx) => {
+    refuseCollation(cmd.collation, 'distinct');
     const key = cmd.key;
     check(typeof key === 'string', "distinct requires a string 'key'");
     const coll = ctx.storage.collection(ctx.db, collName(cmd));
@@ -221,6 +227,7 @@ export const crudCommands: Record<string, Handler> = {
     return { values, ok: 1 };
   },
   aggregate: (cmd, ctx) => {
+    refuseCollation(cmd.collation, 'aggregate');
     check(Array.isArray(cmd.pipeline), "'pipeline' option must be specified as an array", 'FailedToParse');
     const name = collName(cmd);
     const coll = typeof cmd.aggregate === 'string' ? ctx.storage.collection(ctx.db, name) : undefined;
@@ -235,6 +242,7 @@ export const crudCommands: Record<string, Handler> = {
     );
   },
   findAndModify: async (cmd, ctx) => {
+    refuseCollation(cmd.collation, 'findAndModify');
     const coll = ctx.storage.collection(ctx.db, collName(cmd), true);
     const query = docOrEmpty(cmd.query);
     const sort = isPlainObject(cmd.sort) && Object.keys(cmd.sort).length ? cmd.sort : undefined;
@@ -270,6 +278,7 @@ export const crudCommands: Record<string, Handler> = {
   },
   explain: (cmd, ctx) => {
     const inner = docOrEmpty(cmd.explain);
+    refuseCollation(inner.collation, 'explain');
     const op = Object.keys(inner)[0];
     const name = collName(inner);
     const coll = ctx.storage.collection(ctx.db, name);

@@ -3,6 +3,7 @@ import { check, MongoCommandError } from '../errors';
 import { normalizeIndexSpec } from '../storage/collection';
 import { compareValues, type Doc, isPlainObject } from '../values';
 import { type CommandContext, collName, type Handler } from './context';
+import { refuseCollation, refuseCreateOptions } from './unsupported';
 
 function requireCollection(ctx: CommandContext, name: string) {
   const coll = ctx.storage.collection(ctx.db, name);
@@ -13,6 +14,7 @@ function requireCollection(ctx: CommandContext, name: string) {
 /** Collection, database and index management commands. */
 export const ddlCommands: Record<string, Handler> = {
   create: async (cmd, ctx) => {
+    refuseCreateOptions(cmd);
     ctx.storage.createCollection(ctx.db, collName(cmd));
     await ctx.storage.commit();
     return { ok: 1 };
@@ -51,6 +53,7 @@ export const ddlCommands: Record<string, Handler> = {
     const existed = Boolean(ctx.storage.collection(ctx.db, name));
     const coll = ctx.storage.collection(ctx.db, name, true);
     const before = coll.indexes.size;
+    for (const raw of cmd.indexes as Doc[]) refuseCollation(raw?.collation, 'createIndexes');
     const specs = (cmd.indexes as Doc[]).map(normalizeIndexSpec);
     let created = 0;
     try {

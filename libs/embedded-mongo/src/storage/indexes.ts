@@ -102,6 +102,11 @@ export class OrderedIndex {
   /** The index keys of a document (several when multikey); empty when sparse/partial excludes it. */
   keysFor(doc: Doc): unknown[][] {
     if (this.partial && !this.partial.test(doc)) return [];
+    const single = this.fields.map((f) => getPath(doc, f));
+    if (!single.some(Array.isArray)) {
+      if (this.spec.sparse && single.slice(0, this.width).every((v) => v === undefined)) return [];
+      return [single];
+    }
     const perField = this.fields.map((f) => valuesFor(doc, f));
     if (this.spec.sparse && perField.slice(0, this.width).every((p) => p.values[0] === undefined && !p.multi)) {
       return [];

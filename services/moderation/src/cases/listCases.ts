@@ -1,6 +1,6 @@
 import { type CaseList, type ListCasesQuery, pageByNumber } from '@guildhall/shared';
 import type { z } from 'zod';
-import { CaseModel, type CaseRow } from './model';
+import { CASE_SUMMARY_PROJECTION, CaseModel, type CaseRow, type CaseSummaryRow } from './model';
 import { toCase } from './toCase';
 
 /**
@@ -13,6 +13,12 @@ export async function listCases(
 ): Promise<z.infer<typeof CaseList>> {
   const { target, moderator, action, status } = query;
   const filter = { guild, target, moderator, action, status };
-  const { rows, next } = await pageByNumber<CaseRow>(CaseModel, filter, query.before, query.limit);
+  const { rows, next } = await pageByNumber<CaseRow, CaseSummaryRow>(
+    CaseModel,
+    filter,
+    query.before,
+    query.limit,
+    CASE_SUMMARY_PROJECTION,
+  );
   return { cases: rows.map(toCase), next };
 }

@@ -49,6 +49,14 @@ export interface CaseRow {
   createdAt: Date;
 }
 
+/**
+ * A case as lists and the member record show it: every stored field but the history, the stored platform failure
+ * and the lease, which no listing answer carries (`CASE_SUMMARY_PROJECTION` leaves them out of the read).
+ */
+export type CaseSummaryRow = Omit<CaseRow, 'history' | 'failure' | 'lease'>;
+/** Projection of a `CaseSummaryRow` read. */
+export const CASE_SUMMARY_PROJECTION = { history: 0, failure: 0, lease: 0 } as const;
+
 const failureSchema = new Schema<StoredFailure>(
   { status: Number, code: Number, message: String },
   { _id: false, versionKey: false },

@@ -1,9 +1,9 @@
 import type { Case } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { CaseRow } from './model';
+import type { CaseSummaryRow } from './model';
 
 /** The API shape of a stored case (spec 2.9): every field present, absent values null, times ISO strings. */
-export function toCase(row: CaseRow): z.infer<typeof Case> {
+export function toCase(row: CaseSummaryRow): z.infer<typeof Case> {
   return {
     guild: row.guild,
     number: row.number,

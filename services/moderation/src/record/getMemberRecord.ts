@@ -8,7 +8,7 @@ import {
   type ServiceContext,
 } from '@guildhall/shared';
 import type { z } from 'zod';
-import { CASES_BY_TARGET, CaseModel, type CaseRow } from '../cases/model';
+import { CASE_SUMMARY_PROJECTION, CASES_BY_TARGET, CaseModel, type CaseSummaryRow } from '../cases/model';
 import { toCase } from '../cases/toCase';
 import { findPersonCached } from '../platform/personCache';
 import { REPORTS_BY_AUTHOR, ReportModel, type ReportRow } from '../reports/model';
@@ -25,7 +25,8 @@ export const RECORD_ITEMS = 50;
  * the platform does not know them and no case names them; cached 30 s, see `findPersonCached`), their cases newest first (at most 100), journal events
  * and deleted messages about them that `viewer` may see (channels they can view) from the logs service (`RPC.memberHistory`; a slow or absent logs service is a
  * 503, never a partial answer), reports about their messages (at most 50, newest first) and the suggestion.
- * The platform lookup, the logs request and both queries (on their indexes, hinted) run concurrently.
+ * The platform lookup, the logs request and both queries (on their indexes, hinted; cases without their history)
+ * run concurrently.
  */
 export async function getMemberRecord(
   ctx: Pick<ServiceContext, 'bus' | 'config'> & { platform: PlatformApi },
@@ -37,11 +38,11 @@ export async function getMemberRecord(
   const [person, history, cases, reports] = await Promise.all([
     findPersonCached(ctx.platform, guild, user),
     ctx.bus.request<MemberHistoryReply>(RPC.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),
-    CaseModel.find({ guild, target: user })
+    CaseModel.find({ guild, target: user }, CASE_SUMMARY_PROJECTION)
       .sort({ number: -1 })
       .hint(CASES_BY_TARGET)
       .limit(RECORD_CASES)
-      .lean<CaseRow[]>(),
+      .lean<CaseSummaryRow[]>(),
     ReportModel.find({ guild, author: user })
       .sort({ _id: -1 })
       .hint(REPORTS_BY_AUTHOR)

@@ -1,6 +1,6 @@
 import type { Suggestion } from '@guildhall/shared';
 import type { z } from 'zod';
-import type { CaseRow } from '../cases/model';
+import type { CaseRow, CaseSummaryRow } from '../cases/model';
 
 /** Cases older than this many days no longer count toward the suggestion. */
 export const SUGGESTION_WINDOW_DAYS = 90;
@@ -54,7 +54,7 @@ function describe(c: Pick<CaseRow, 'number' | 'action' | 'duration'>): string {
  * created within the last 90 days of `now`. No counting case: a warning. Otherwise one rung above the most
  * severe counting case (a ban stays a ban). `why` names the counting cases, most severe first.
  */
-export function suggest(cases: CaseRow[], now: Date = new Date()): z.infer<typeof Suggestion> {
+export function suggest(cases: CaseSummaryRow[], now: Date = new Date()): z.infer<typeof Suggestion> {
   const since = now.getTime() - SUGGESTION_WINDOW_DAYS * 86400_000;
   const counting = cases
     .filter((c) => (c.status === 'active' || c.status === 'expired') && c.createdAt.getTime() >= since)

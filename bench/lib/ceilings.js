@@ -1,0 +1,99 @@
+/**
+ * Ceilings the benchmark compares the project's figures to, measured in the same run on the same machine: a bare
+ * express handler answering the same JSON (its own process), the store's `findOne` by `_id` rate, and NATS
+ * JetStream publish + consume of the same dispatch payloads. (The store's bulk-insert ceiling is the timed seeding
+ * of each message stage: bench/run.js.)
+ */
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { connect } = require('@nats-io/transport-node');
+const { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } = require('@nats-io/jetstream');
+const { stopChild } = require('../../scripts/stack.js');
+
+/**
+ * Spawns bench/lib/bareExpress.js answering GET `pathname` with `body` (parsed JSON). Resolves `{url, stop()}`;
+ * `url` includes `pathname`.
+ */
+function startBareExpress(pathname, body) {
+  const child = spawn(process.execPath, [path.join(__dirname, 'bareExpress.js')], {
+    env: { ...process.env, BARE_PATH: pathname, BARE_BODY: JSON.stringify(body) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ url: `${m[1]}${pathname}`, stop: () => stopChild(child) });
+    });
+    child.once('exit', (code) => reject(new Error(`bare express exited (${code})`)));
+  });
+}
+
+/**
+ * `findOne({_id})` calls per second against `collection` (a mongodb driver Collection) from `concurrency`
+ * sequential loops for `seconds`, as a service's request handler would issue them. Resolves ops/s.
+ */
+async function findOneRate(collection, id, { seconds, concurrency }) {
+  const deadline = performance.now() + seconds * 1000;
+  let ops = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await collection.findOne({ _id: id });
+        ops++;
+      }
+    }),
+  );
+  return ops / ((performance.now() - started) / 1000);
+}
+
+/**
+ * NATS JetStream publish + consume of `payloads` (Uint8Array each) through a scratch stream (file storage, like the
+ * services' streams) on `natsUrl`: publishes with up to `window` acks outstanding while one pull consumer receives
+ * and acks each message. Resolves `{rate, ms}` (msg/s from the first publish until the last message is acked).
+ * The stream is deleted afterwards.
+ */
+async function natsPublishConsume(natsUrl, payloads, { window = 2048 } = {}) {
+  const nc = await connect({ servers: natsUrl, name: 'bench-ceiling' });
+  const jsm = await jetstreamManager(nc);
+  const js = jetstream(nc);
+  const name = `BENCH_CEILING_${process.pid}_${Date.now().toString(36)}`;
+  const subject = `bench.ceiling.${name}`;
+  await jsm.streams.add({ name, subjects: [subject] });
+  try {
+    await jsm.consumers.add(name, {
+      durable_name: 'ceiling',
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      max_ack_pending: 512,
+    });
+    const consumer = await js.consumers.get(name, 'ceiling');
+    const started = performance.now();
+    const consumed = (async () => {
+      const messages = await consumer.consume({ max_messages: 512 });
+      let n = 0;
+      for await (const m of messages) {
+        m.ack();
+        if (++n === payloads.length) break;
+      }
+      await messages.close();
+    })();
+    const inFlight = new Set();
+    for (const payload of payloads) {
+      const p = js.publish(subject, payload).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= window) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    await consumed;
+    const ms = performance.now() - started;
+    return { rate: payloads.length / (ms / 1000), ms };
+  } finally {
+    await jsm.streams.delete(name).catch(() => undefined);
+    await nc.close();
+  }
+}
+
+module.exports = { startBareExpress, findOneRate, natsPublishConsume };
