@@ -1,17 +1,22 @@
-import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { type ArchiveConfig, archiveEnv, type BaseConfig, type ServiceContext } from '@guildhall/shared';
 import { z } from 'zod';
 
 /**
  * Extra configuration of the tickets service:
  * - `TICKETS_HOUR_MS`: length of the "hour" of `remindAfter`/`closeAfter` in ms (default 3 600 000; tests shorten it);
- * - `TICKETS_POLL_MS`: how often due reminders and auto-closes are looked for, in ms (default 60 000).
+ * - `TICKETS_POLL_MS`: how often due reminders and auto-closes are looked for, in ms (default 60 000);
+ * - `TICKET_ATTACHMENT_RETENTION_DAYS`: how long a closed ticket's archived attachments are kept after the close
+ *   (default 365; a reopen keeps them again);
+ * - the attachment archive's limits (`archiveEnv`: per-file and per-guild caps, poll interval, download timeout).
  */
 export const ticketsEnv = {
+  ...archiveEnv,
+  TICKET_ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   TICKETS_HOUR_MS: z.coerce.number().int().positive().default(3_600_000),
   TICKETS_POLL_MS: z.coerce.number().int().positive().default(60_000),
 };
 
 /** The tickets service's configuration: the shared base plus `ticketsEnv`. */
-export type TicketsConfig = BaseConfig & z.infer<z.ZodObject<typeof ticketsEnv>>;
+export type TicketsConfig = BaseConfig & ArchiveConfig & z.infer<z.ZodObject<typeof ticketsEnv>>;
 /** What every tickets use case receives. */
 export type TicketsContext = ServiceContext<TicketsConfig, 'tickets'>;

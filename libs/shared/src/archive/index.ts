@@ -1,0 +1,6 @@
+export * from './config';
+export * from './model';
+export * from './queue';
+export * from './serve';
+export * from './sweep';
+export * from './worker';
