@@ -10,6 +10,7 @@ import {
   PermissionFlagsBits,
   type RESTGetAPIGatewayBotResult,
 } from 'discord-api-types/v10';
+import { CdnFiles } from './cdn';
 import { errors } from './errors';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { FakeChannel, FakeGuildState, SeedUser } from './types';
@@ -68,6 +69,8 @@ export class PlatformState {
   readonly dmMessages = new Map<string, APIMessage[]>();
   /** Users who do not accept DMs from server members (a DM to them answers 50007). */
   readonly closedDms = new Set<string>();
+  /** Attachment files uploaded with messages, served by the simulator's CDN routes. */
+  readonly cdn = new CdnFiles();
   lastOAuthUserId?: string;
   /** What GET /gateway/bot answers (set by the simulator gateway once it listens). */
   gatewayBot?: () => RESTGetAPIGatewayBotResult;
