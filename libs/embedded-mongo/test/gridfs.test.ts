@@ -59,6 +59,7 @@ describe('GridFS', () => {
     const byName: Buffer[] = [];
     for await (const part of bucket.openDownloadStreamByName('b.bin')) byName.push(part as Buffer);
     expect(Buffer.concat(byName).equals(second)).toBe(true);
+    expect((await download(bucket, b)).equals(second)).toBe(true);
     await bucket.delete(a);
     expect(await env.db.collection('files.chunks').countDocuments({ files_id: a })).toBe(0);
     expect(await bucket.find({ _id: a }).toArray()).toEqual([]);
