@@ -31,6 +31,7 @@ seed.channels?.push({
 });
 const DAY = 86_400_000;
 const FILE_CAP = 4096;
+const GUILD_CAP = 5000;
 
 let h: ServiceHarness<LogsConfig, 'logs'>;
 
@@ -64,6 +65,7 @@ beforeAll(async () => {
       PLATFORM_CDN_URL: fake.cdnUrl,
       ARCHIVE_POLL_MS: '100',
       ARCHIVE_FILE_MAX_BYTES: String(FILE_CAP),
+      ARCHIVE_GUILD_MAX_BYTES: String(GUILD_CAP),
       RETENTION_SWEEP_MS: '3600000',
     }),
   });
@@ -157,5 +159,18 @@ describe('archived attachments of logged messages', () => {
       const found = search.body.messages.find((m: { id: string }) => m.id === big.id);
       expect(found.attachments).toEqual([attachment.url]);
     });
+  });
+
+  it("keeps a file past the guild's quota as a link, marked guild_quota; swept files free their bytes", async () => {
+    const first = await post(ids.member, ids.general, [
+      { name: 'one.bin', data: randomBytes(4000), contentType: 'application/octet-stream' },
+    ]);
+    expect(await stored(first.attachments[0]!.id)).toMatchObject({ state: 'stored', bytes: 4000 });
+    const second = await post(ids.member, ids.general, [
+      { name: 'two.bin', data: randomBytes(4000), contentType: 'application/octet-stream' },
+    ]);
+    expect(await stored(second.attachments[0]!.id)).toMatchObject({ state: 'link', reason: 'guild_quota' });
+    const res = await download(ids.member, second.attachments[0]!.id);
+    expect(JSON.parse(res.bytes.toString())).toMatchObject({ code: 'attachment_not_archived', reason: 'guild_quota' });
   });
 });
