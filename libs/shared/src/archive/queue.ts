@@ -10,16 +10,23 @@ export interface AttachmentOwner {
   expiresAt: Date | null;
 }
 
+/** The files of one captured message and their owner. */
+export interface CapturedFiles {
+  owner: AttachmentOwner;
+  attachments: readonly APIAttachment[];
+}
+
 /**
- * Queues the download of `attachments` of one captured message: one `pending` row each, due now, in one unordered
+ * Queues the download of the attachments of captured messages: one `pending` row each, due now, in one unordered
  * bulk write (the download runs later in `archivePending`, so capturing a message never waits for a CDN). Idempotent:
  * an attachment already queued (redelivery, or the same file forwarded again) keeps its row.
  */
-export async function queueAttachments(owner: AttachmentOwner, attachments: readonly APIAttachment[]): Promise<void> {
-  if (!attachments.length) return;
+export async function queueAttachments(captured: readonly CapturedFiles[]): Promise<void> {
+  const files = captured.flatMap(({ owner, attachments }) => attachments.map((a) => ({ owner, a })));
+  if (!files.length) return;
   const now = new Date();
   await ArchivedAttachmentModel.bulkWrite(
-    attachments.map((a) => ({
+    files.map(({ owner, a }) => ({
       updateOne: {
         filter: { _id: `${owner.guild}:${a.id}` },
         update: {

@@ -2,6 +2,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Leases } from '../lease';
 import type { Logger } from '../logger';
+import { isDuplicateKey } from '../mongo';
 import type { ArchiveConfig } from './config';
 import {
   ArchivedAttachmentModel,
@@ -73,7 +74,11 @@ export async function archivePending(ctx: ArchiveWorkerContext): Promise<number>
 
 /** Reserves `bytes` of `guild`'s quota; false when that would pass `max`. */
 async function reserve(guild: string, bytes: number, max: number): Promise<boolean> {
-  await ArchiveUsageModel.updateOne({ _id: guild }, { $setOnInsert: { bytes: 0 } }, { upsert: true });
+  try {
+    await ArchiveUsageModel.updateOne({ _id: guild }, { $setOnInsert: { bytes: 0 } }, { upsert: true });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
   const res = await ArchiveUsageModel.updateOne({ _id: guild, bytes: { $lte: max - bytes } }, { $inc: { bytes } });
   return res.modifiedCount === 1;
 }

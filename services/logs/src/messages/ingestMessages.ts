@@ -37,7 +37,7 @@ export async function ingestMessages(
   let creates: Captured[] = [];
   const flushCreates = async () => {
     if (creates.length) await insertNew(creates.map((c) => c.row));
-    for (const { row, files } of creates) await queueAttachments(archiveOwner(row), files);
+    await queueAttachments(creates.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
     creates = [];
   };
   for (const { data: dispatch } of batch) {
@@ -153,7 +153,7 @@ async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch
       const captured = await toRow(policy, d as GatewayMessageCreateDispatchData);
       if (captured) {
         await insertNew([{ ...captured.row, editedAt }]);
-        await queueAttachments(archiveOwner(captured.row), captured.files);
+        await queueAttachments([{ owner: archiveOwner(captured.row), attachments: captured.files }]);
       }
     }
     return;

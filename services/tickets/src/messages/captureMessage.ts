@@ -51,15 +51,17 @@ export async function captureMessage(
     },
     { upsert: true },
   );
-  await queueAttachments(
+  await queueAttachments([
     {
-      guild: ticket.guild,
-      message: message.id,
-      channel: ticket.thread,
-      expiresAt: ticket.closedAt ? attachmentExpiry(ctx, ticket.closedAt) : null,
+      owner: {
+        guild: ticket.guild,
+        message: message.id,
+        channel: ticket.thread,
+        expiresAt: ticket.closedAt ? attachmentExpiry(ctx, ticket.closedAt) : null,
+      },
+      attachments: message.attachments ?? [],
     },
-    message.attachments ?? [],
-  );
+  ]);
   if (message.author.bot !== true) {
     await TicketModel.updateOne(
       { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
