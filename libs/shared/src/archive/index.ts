@@ -1,4 +1,5 @@
 export * from './config';
+export * from './links';
 export * from './model';
 export * from './queue';
 export * from './serve';
