@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { sampleGuild } from '@guildhall/platform-simulator';
-import { ArchivedAttachmentModel, attachmentBucket, newSnowflake } from '@guildhall/shared';
+import {
+  ArchivedAttachmentModel,
+  archivePending,
+  attachmentBucket,
+  newSnowflake,
+  queueAttachments,
+} from '@guildhall/shared';
 import {
   eventually,
   identityHeaders,
@@ -172,5 +178,26 @@ describe('archived attachments of logged messages', () => {
     expect(await stored(second.attachments[0]!.id)).toMatchObject({ state: 'link', reason: 'guild_quota' });
     const res = await download(ids.member, second.attachments[0]!.id);
     expect(JSON.parse(res.bytes.toString())).toMatchObject({ code: 'attachment_not_archived', reason: 'guild_quota' });
+  });
+
+  it('stores each queued file exactly once while several workers (replicas) run at the same time', async () => {
+    const files = Array.from({ length: 4 }, (_, i) => ({
+      name: `r${i}.txt`,
+      data: Buffer.from(`replica ${i}`),
+      contentType: 'text/plain',
+    }));
+    const message = await h.fake.actAsUser(ids.member).sendMessage(ids.general, { content: 'many' }, files);
+    const owner = { guild: g, message: message.id, channel: ids.general, expiresAt: null };
+    await queueAttachments([{ owner, attachments: message.attachments }]);
+    await Promise.all([1, 2, 3].map(() => archivePending(h.service.ctx)));
+    const rows = await Promise.all(message.attachments.map((a) => stored(a.id)));
+    expect(rows.map((r) => r?.state)).toEqual(['stored', 'stored', 'stored', 'stored']);
+    const gridFiles = await attachmentBucket()
+      .find({ 'metadata.attachment': { $in: message.attachments.map((a) => a.id) } })
+      .toArray();
+    expect(gridFiles).toHaveLength(4);
+    for (const [i, a] of message.attachments.entries()) {
+      expect((await download(ids.member, a.id)).bytes.toString()).toBe(`replica ${i}`);
+    }
   });
 });
