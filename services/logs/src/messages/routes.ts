@@ -1,5 +1,4 @@
 import {
-  archivedPaths,
   bind,
   findArchived,
   logRoutes,
@@ -7,26 +6,16 @@ import {
   type RouteBinding,
   type ServiceContext,
   sendAttachment,
+  withArchivedLinks,
 } from '@guildhall/shared';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenChannels } from '../privacy/hiddenChannels';
-import type { MessageRow } from './model';
 import { searchMessages } from './searchMessages';
 import { toLoggedMessage } from './toLoggedMessage';
 
 /** Guildhall's path of an archived message attachment (`GET .../messages/attachments/{attachment}`). */
 export function messageAttachmentPath(guild: string, attachment: string): string {
   return logRoutes.getMessageAttachment.path.replace('{guild}', guild).replace('{attachment}', attachment);
-}
-
-/** `rows` with each attachment the archive has stored pointing at Guildhall's copy instead of the CDN URL. */
-async function withArchivedLinks(rows: MessageRow[]): Promise<MessageRow[]> {
-  const paths = await archivedPaths(
-    rows.filter((r) => r.attachments?.length).map((r) => r._id),
-    messageAttachmentPath,
-  );
-  if (!paths.size) return rows;
-  return rows.map((r) => ({ ...r, attachments: r.attachments.map((url) => paths.get(url) ?? url) }));
 }
 
 /**
@@ -39,7 +28,7 @@ export function messageRoutes(ctx: ServiceContext, directory: ChannelDirectory):
     bind(logRoutes.searchMessages, async ({ params, query, identity }) => {
       const hidden = await hiddenChannels(deps, params.guild, identity.sub);
       const rows = await searchMessages(params.guild, { ...query, hidden });
-      return { messages: (await withArchivedLinks(rows)).map(toLoggedMessage) };
+      return { messages: (await withArchivedLinks(rows, messageAttachmentPath)).map(toLoggedMessage) };
     }),
     bind(logRoutes.getMessageAttachment, async ({ params, identity, req, res }) => {
       const row = await findArchived(params.guild, params.attachment);
