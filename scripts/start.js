@@ -50,6 +50,7 @@ async function main() {
   if (simulator) {
     Object.assign(env, {
       PLATFORM_API_URL: simulator.url,
+      PLATFORM_CDN_URL: simulator.cdnUrl,
       PLATFORM_BOT_TOKEN: 'simulator',
       PLATFORM_OAUTH_URL: `${simulator.origin}/oauth2/authorize`,
       OAUTH_CLIENT_ID: simulator.clientId,

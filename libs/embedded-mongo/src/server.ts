@@ -96,7 +96,7 @@ export class WireServer {
 
   private async handle(socket: Socket, req: Request, base: Omit<CommandContext, 'db'>): Promise<void> {
     const db = typeof req.command.$db === 'string' ? req.command.$db : 'admin';
-    const reply: Doc = await runCommand(req.command, { ...base, db });
+    const reply: Doc = this.storage.inflate(await runCommand(req.command, { ...base, db }));
     if (req.moreToCome || socket.destroyed) return;
     const requestId = this.nextRequestId++ & 0x7fffffff;
     const out =

@@ -38,6 +38,7 @@ export async function parseBody(raw: Buffer | undefined, contentType: string | u
           filename: value.name,
           contentType: value.type || 'application/octet-stream',
           size: value.size,
+          data: Buffer.from(await value.arrayBuffer()),
         });
     }
     let json: unknown;

@@ -7,6 +7,7 @@ export interface UploadedFile {
   filename: string;
   contentType: string;
   size: number;
+  data: Buffer;
 }
 
 /** What a route handler sees of a request. */

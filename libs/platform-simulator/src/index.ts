@@ -18,4 +18,4 @@ export type {
   SeedUser,
   SeedUserRef,
 } from './types';
-export type { UserActions, UserCall } from './userActions';
+export type { UserActions, UserCall, UserFile } from './userActions';

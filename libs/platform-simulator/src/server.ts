@@ -228,7 +228,14 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     const json = call.body ?? {};
     const problems = validator.validateBody(match.operation, 'application/json', json);
     if (problems.length) throw invalidFormBody(problems);
-    const parsed: ParsedBody = { mediaType: 'application/json', recorded: json, json, fields: {}, files: [] };
+    const files = (call.files ?? []).map((f, i) => ({
+      field: `files[${i}]`,
+      filename: f.name,
+      contentType: f.contentType,
+      size: f.data.length,
+      data: f.data,
+    }));
+    const parsed: ParsedBody = { mediaType: 'application/json', recorded: json, json, fields: {}, files };
     const reply = runOperation(match.operation, match.params, Object.fromEntries(url.searchParams), parsed, {
       path,
       reason: call.reason,
@@ -280,6 +287,11 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     if (outcome.location) res.redirect(302, outcome.location);
     else res.status(outcome.status).json(outcome.body);
   });
+  app.get('/attachments/:channel/:attachment/:filename', state.cdn.serveAttachment);
+  app.get(
+    ['/avatars/*path', '/embed/avatars/*path', '/emojis/*path', '/stickers/*path', '/icons/*path'],
+    state.cdn.serveImage,
+  );
   app.use((req, res) => {
     if (req.path === API_PREFIX || req.path.startsWith(`${API_PREFIX}/`)) return void handleApi(req, res);
     violations.push(`${req.method} ${req.originalUrl}: not under ${API_PREFIX}`);
@@ -301,6 +313,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
+  state.cdn.base = origin;
   const gateway = new SimulatorGateway(
     server,
     state,
@@ -313,6 +326,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
   const platform: FakePlatform = {
     url: `${origin}/api`,
     origin,
+    cdnUrl: origin,
     gatewayUrl: gateway.url,
     gateway,
     actAsUser: (userId) => userActions((call) => actAs(userId, call)),
@@ -355,6 +369,9 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       if (!state.users.has(member.user.id)) state.users.set(member.user.id, member.user);
       state.emit(guild.id, 'GUILD_MEMBER_ADD', { ...member, guild_id: guild.id });
       return member;
+    },
+    makeUnreachable(url) {
+      state.cdn.makeUnreachable(url);
     },
     closeDms(userId) {
       state.closedDms.add(userId);

@@ -10,6 +10,7 @@ import {
   PermissionFlagsBits,
   type RESTGetAPIGatewayBotResult,
 } from 'discord-api-types/v10';
+import { CdnFiles } from './cdn';
 import type { SimulatorClock } from './clock';
 import { errors } from './errors';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
@@ -69,6 +70,8 @@ export class PlatformState {
   readonly dmMessages = new Map<string, APIMessage[]>();
   /** Users who do not accept DMs from server members (a DM to them answers 50007). */
   readonly closedDms = new Set<string>();
+  /** Attachment files uploaded with messages, served by the simulator's CDN routes. */
+  readonly cdn: CdnFiles;
   lastOAuthUserId?: string;
   /** What GET /gateway/bot answers (set by the simulator gateway once it listens). */
   gatewayBot?: () => RESTGetAPIGatewayBotResult;
@@ -80,7 +83,9 @@ export class PlatformState {
     readonly clientSecret: string,
     /** The platform's time and id source (see `SimulatorClock`). */
     readonly clock: SimulatorClock,
-  ) {}
+  ) {
+    this.cdn = new CdnFiles(() => clock.snowflake());
+  }
 
   /** Forgets every guild, user and grant. */
   clear(): void {

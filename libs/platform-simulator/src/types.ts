@@ -142,6 +142,13 @@ export interface FakePlatform {
   /** `http://127.0.0.1:PORT`, for OAuth2 authorize redirects (`${origin}/oauth2/authorize`). */
   readonly origin: string;
   /**
+   * The platform CDN's base (`PLATFORM_CDN_URL` of services under test): signed, expiring attachment URLs
+   * (`/attachments/{channel}/{attachment}/{filename}?ex&is&hm`) and a PNG for avatars, emoji, stickers and icons.
+   */
+  readonly cdnUrl: string;
+  /** Makes the file behind an attachment URL unreachable on the CDN (404), as an expired or deleted file is. */
+  makeUnreachable(url: string): void;
+  /**
    * The simulator gateway, `ws://127.0.0.1:PORT/gateway` (also what GET /gateway/bot answers): connect with
    * `?v=10&encoding=json`, e.g. @discordjs/ws's WebSocketManager given a REST client on `url`.
    */

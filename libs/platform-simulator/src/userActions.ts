@@ -10,12 +10,23 @@ import {
   Routes,
 } from 'discord-api-types/v10';
 
-/** One call made as a user: method, path under `/api/v10` (e.g. `/channels/1`), JSON body and audit-log reason. */
+/** A file uploaded with a message (as a multipart `files[n]` part). */
+export interface UserFile {
+  name: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/**
+ * One call made as a user: method, path under `/api/v10` (e.g. `/channels/1`), JSON body, audit-log reason and the
+ * files uploaded with it.
+ */
 export interface UserCall {
   method: string;
   path: string;
   body?: unknown;
   reason?: string;
+  files?: UserFile[];
 }
 
 /**
@@ -27,8 +38,15 @@ export interface UserCall {
 export interface UserActions {
   /** Any modelled route, e.g. `request('DELETE', '/channels/1', undefined, 'nuke')`. */
   request(method: string, path: string, body?: unknown, reason?: string): Promise<unknown>;
-  /** Posts a message (MESSAGE_CREATE with the user as author and their `member`). */
-  sendMessage(channelId: string, message: string | RESTPostAPIChannelMessageJSONBody): Promise<APIMessage>;
+  /**
+   * Posts a message (MESSAGE_CREATE with the user as author and their `member`); `files` are uploaded with it and
+   * served by the CDN (`attachments` of the message).
+   */
+  sendMessage(
+    channelId: string,
+    message: string | RESTPostAPIChannelMessageJSONBody,
+    files?: UserFile[],
+  ): Promise<APIMessage>;
   editMessage(channelId: string, messageId: string, content: string): Promise<APIMessage>;
   /** MESSAGE_DELETE; audit 72 only when the message is someone else's. */
   deleteMessage(channelId: string, messageId: string, reason?: string): Promise<void>;
@@ -59,12 +77,13 @@ export function userActions(perform: (call: UserCall) => Promise<unknown>): User
   };
   return {
     request,
-    sendMessage: async (channelId, message) =>
-      (await request(
-        'POST',
-        Routes.channelMessages(channelId),
-        typeof message === 'string' ? { content: message } : message,
-      )) as APIMessage,
+    sendMessage: async (channelId, message, files) =>
+      (await perform({
+        method: 'POST',
+        path: Routes.channelMessages(channelId),
+        body: typeof message === 'string' ? { content: message } : message,
+        files,
+      })) as APIMessage,
     editMessage: async (channelId, messageId, content) =>
       (await request('PATCH', Routes.channelMessage(channelId, messageId), { content })) as APIMessage,
     deleteMessage: (channelId, messageId, reason) =>

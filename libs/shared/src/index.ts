@@ -1,3 +1,4 @@
+export * from './archive';
 export * from './bus/cacheInvalidation';
 export * from './bus/consumers';
 export * from './bus/dispatch';

@@ -35,8 +35,11 @@ export type SampleCaller = 'owner' | 'admin' | 'moderator' | 'support' | 'member
 
 /** Options of `startServiceHarness`. */
 export interface ServiceHarnessOptions {
-  /** Service environment overrides (on top of `testServiceEnv` and `PLATFORM_API_URL` of the fake). */
-  env?: Record<string, string>;
+  /**
+   * Service environment overrides (on top of `testServiceEnv` and `PLATFORM_API_URL` of the fake), or a function of
+   * the fake giving them (e.g. `(fake) => ({ PLATFORM_CDN_URL: fake.cdnUrl })`).
+   */
+  env?: Record<string, string> | ((fake: FakePlatform) => Record<string, string>);
   /**
    * Answer community's `RPC.structure` and `RPC.access` from the fake platform's guild state (`structureFromFake`,
    * `accessFromFake`).
@@ -111,7 +114,8 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
   const fake = await startFakePlatform();
   const seed = options.seed ?? sampleGuild();
   fake.seedGuild(seed);
-  const env = await testServiceEnv(name, { PLATFORM_API_URL: fake.url, ...options.env });
+  const extra = typeof options.env === 'function' ? options.env(fake) : options.env;
+  const env = await testServiceEnv(name, { PLATFORM_API_URL: fake.url, ...extra });
   const service = await startService(definition, env);
   const peer = await EventBus.connect({
     url: testNatsUrl(),

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -111,22 +111,6 @@ async function freePortBase(): Promise<number> {
   }
 }
 
-async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-    'base64',
-  );
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png' });
-    res.end(png);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 /**
  * Boots the system: the fake platform with the fixture guild (see `day`) and a second guild,
  * the gateway, five services and the bridge as processes (embedded MongoDB in memory, a fresh NATS namespace), OAuth2
@@ -168,7 +152,6 @@ export async function startSystem(
   const staff = await startJwksServer('staff-1', { issuer: STAFF_ISSUER, audience: STAFF_AUDIENCE });
   const google = await startJwksServer('google-1', { audience: GOOGLE_AUDIENCE });
   const apple = makeAppleChain('E2E');
-  const cdn = await startCdn();
   const namespace = testNamespace();
   const basePort = await freePortBase();
   const gatewayPort = basePort + 50;
@@ -198,7 +181,7 @@ export async function startSystem(
         VALIDATE_RESPONSES: '1',
         PLATFORM_API_URL: fake.url,
         PLATFORM_BOT_TOKEN: 'e2e-bot-token',
-        PLATFORM_CDN_URL: cdn.url,
+        PLATFORM_CDN_URL: fake.cdnUrl,
         PLATFORM_OAUTH_URL: `${fake.origin}/oauth2/authorize`,
         OAUTH_CLIENT_ID: fake.clientId,
         OAUTH_CLIENT_SECRET: fake.clientSecret,
@@ -268,7 +251,7 @@ export async function startSystem(
     dayPlayer: opts.day === 'play' ? playGuildDay(fake, guildDay(dayStart)) : notPlayable,
     async stop() {
       await stack.stop();
-      await Promise.all([fake.close(), staff.close(), google.close(), cdn.close()]);
+      await Promise.all([fake.close(), staff.close(), google.close()]);
       await deleteNamespace(namespace);
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,4 +1,4 @@
-import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { type ArchiveConfig, archiveEnv, type BaseConfig, type ServiceContext } from '@guildhall/shared';
 import { z } from 'zod';
 
 /**
@@ -9,9 +9,11 @@ import { z } from 'zod';
  * - `INGEST_BATCH`: message dispatches written per bulk write;
  * - `JOURNAL_RETENTION_DAYS`: journal events older than this many days are deleted (default 90); message content in
  *   journal events is removed after the message store's 7 days regardless;
- * - `RETENTION_SWEEP_MS`: interval (ms) of the retention sweep (default 60000).
+ * - `RETENTION_SWEEP_MS`: interval (ms) of the retention sweep (default 60000);
+ * - the attachment archive's limits (`archiveEnv`: per-file and per-guild caps, poll interval, download timeout).
  */
 export const logsEnv = {
+  ...archiveEnv,
   ACTOR_MATCH_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
   LOG_POST_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   LOG_FLUSH_MS: z.coerce.number().int().positive().default(1_000),
@@ -21,6 +23,6 @@ export const logsEnv = {
 };
 
 /** The logs service's configuration: the shared base plus `logsEnv`. */
-export type LogsConfig = BaseConfig & z.infer<z.ZodObject<typeof logsEnv>>;
+export type LogsConfig = BaseConfig & ArchiveConfig & z.infer<z.ZodObject<typeof logsEnv>>;
 /** What every logs use case receives. */
 export type LogsContext = ServiceContext<LogsConfig, 'logs'>;

@@ -1,4 +1,4 @@
-import { type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { archivePending, type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
 import { undoLeases } from './journal/model';
@@ -15,7 +15,8 @@ import { followSettingsChanges } from './settings/getSettings';
 import { settingsRoutes } from './settings/routes';
 
 /**
- * The logs service: platform ingest, 7-day message store and search, journal, log settings and log embeds. Moves
+ * The logs service: platform ingest, 7-day message store and search (with its attachments' archive), journal, log
+ * settings and log embeds. Moves
  * claims stored under earlier field names (`undoing`, `claim`/`claimedAt`) to `lease` before starting.
  */
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
@@ -46,9 +47,17 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
       () => sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS),
       ctx.logger,
     );
+    const archive = startPoller(
+      'attachment-archive',
+      ctx.config.ARCHIVE_POLL_MS,
+      async () => {
+        await archivePending(ctx);
+      },
+      ctx.logger,
+    );
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
     const settings = followSettingsChanges(ctx.bus, ctx.logger);
     const channels = followChannels(ctx.bus, ctx.logger);
-    return [poster, retention, settings, channels, ...consumers, ...answerPeers(ctx, directory)];
+    return [poster, retention, archive, settings, channels, ...consumers, ...answerPeers(ctx, directory)];
   },
 };

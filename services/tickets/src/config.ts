@@ -1,4 +1,4 @@
-import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { type ArchiveConfig, archiveEnv, type BaseConfig, type ServiceContext } from '@guildhall/shared';
 import { z } from 'zod';
 
 /**
@@ -8,14 +8,19 @@ import { z } from 'zod';
  * - `TICKETS_SETTINGS_CACHE_MS`: how long this process reuses a guild's `GET /tickets/settings` answer (default
  *   1 000; 0 = read MongoDB on every request). Writes through this process drop it at once; writes through another
  *   replica are seen within this time.
+ * - `TICKET_ATTACHMENT_RETENTION_DAYS`: how long a closed ticket's archived attachments are kept after the close
+ *   (default 365; a reopen keeps them again);
+ * - the attachment archive's limits (`archiveEnv`: per-file and per-guild caps, poll interval, download timeout).
  */
 export const ticketsEnv = {
+  ...archiveEnv,
+  TICKET_ATTACHMENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   TICKETS_HOUR_MS: z.coerce.number().int().positive().default(3_600_000),
   TICKETS_POLL_MS: z.coerce.number().int().positive().default(60_000),
   TICKETS_SETTINGS_CACHE_MS: z.coerce.number().int().min(0).default(1000),
 };
 
 /** The tickets service's configuration: the shared base plus `ticketsEnv`. */
-export type TicketsConfig = BaseConfig & z.infer<z.ZodObject<typeof ticketsEnv>>;
+export type TicketsConfig = BaseConfig & ArchiveConfig & z.infer<z.ZodObject<typeof ticketsEnv>>;
 /** What every tickets use case receives. */
 export type TicketsContext = ServiceContext<TicketsConfig, 'tickets'>;

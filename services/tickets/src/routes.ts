@@ -1,5 +1,15 @@
-import { badRequest, bind, type Identity, platformProblem, type RouteBinding, ticketRoutes } from '@guildhall/shared';
+import {
+  badRequest,
+  bind,
+  findArchived,
+  type Identity,
+  platformProblem,
+  type RouteBinding,
+  sendAttachment,
+  ticketRoutes,
+} from '@guildhall/shared';
 import type { TicketsContext } from './config';
+import { archivedLinks } from './messages/archivedLinks';
 import { toTicketMessage } from './messages/toTicketMessage';
 import { postPanel } from './panel/postPanel';
 import { displayName } from './platform/users';
@@ -13,8 +23,8 @@ import { listTickets } from './tickets/listTickets';
 import { openTicket } from './tickets/openTicket';
 import { toTicket } from './tickets/toTicket';
 import { transitionTicket } from './tickets/transitionTicket';
-import { renderTranscript } from './transcripts/renderTranscript';
 import { getTranscriptSettings, putTranscriptSettings } from './transcripts/settings';
+import { ticketTranscript } from './transcripts/ticketTranscript';
 
 const actorOf = (identity: Identity): Actor => ({
   id: identity.sub,
@@ -82,8 +92,7 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
     bind(ticketRoutes.getTranscriptSettings, ({ params }) => getTranscriptSettings(params.guild)),
     bind(ticketRoutes.putTranscriptSettings, ({ params, body }) => putTranscriptSettings(ctx, params.guild, body)),
     bind(ticketRoutes.getTranscript, async ({ params, res }) => {
-      const { ticket, messages } = await getTicket(params.guild, params.number);
-      const html = renderTranscript(ticket, messages);
+      const html = await ticketTranscript(params.guild, params.number);
       res.status(200).type('html').send(html);
       return html;
     }),
@@ -94,7 +103,11 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
         const next = new URLSearchParams({ before: messages[0]!._id, limit: String(query.limit) });
         res.setHeader('Link', `<${req.path}?${next}>; rel="next"`);
       }
-      return { ticket: toTicket(ticket), messages: messages.map(toTicketMessage) };
+      return { ticket: toTicket(ticket), messages: (await archivedLinks(messages)).map(toTicketMessage) };
+    }),
+    bind(ticketRoutes.getTicketAttachment, async ({ params, req, res }) => {
+      await sendAttachment(req, res, await findArchived(params.guild, params.attachment));
+      return '';
     }),
     bind(ticketRoutes.ticketAction, async ({ params, body, identity }) =>
       toTicket(

@@ -1,11 +1,14 @@
-import { type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { archivePending, type ServiceDefinition, startPoller, sweepExpiredAttachments } from '@guildhall/shared';
 import { runDueWork } from './automation/runDueWork';
 import { ticketsEnv } from './config';
 import { startConsumers } from './consumers';
 import { startFeaturesResponder } from './features';
 import { ticketsRoutes } from './routes';
 
-/** The tickets service: settings, types, panel, tickets and their messages, claim/close/reopen, automation. */
+/**
+ * The tickets service: settings, types, panel, tickets and their messages, claim/close/reopen, automation, and the
+ * archive of ticket messages' attachments (download worker and retention sweep).
+ */
 export const definition: ServiceDefinition<typeof ticketsEnv, 'tickets'> = {
   name: 'tickets',
   env: ticketsEnv,
@@ -19,6 +22,15 @@ export const definition: ServiceDefinition<typeof ticketsEnv, 'tickets'> = {
       () => runDueWork(ctx, ctx.config.TICKETS_HOUR_MS),
       ctx.logger,
     );
-    return [...consumers, features, automation];
+    const archive = startPoller(
+      'attachment-archive',
+      ctx.config.ARCHIVE_POLL_MS,
+      async () => {
+        await archivePending(ctx);
+        await sweepExpiredAttachments();
+      },
+      ctx.logger,
+    );
+    return [...consumers, features, automation, archive];
   },
 };

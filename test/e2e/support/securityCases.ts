@@ -49,6 +49,8 @@ function paramValue(route: ApiRoute, name: string, ids: RealIds): string {
     batch_id: ids.batch,
     code: ids.code,
     provider: 'payments',
+    // No file is archived in the security world: an unknown attachment id (its 404 is documented).
+    attachment: '1',
   };
   const value = values[name];
   if (value === undefined) throw new Error(`${route.id}: no real value for path parameter {${name}}`);

@@ -1,6 +1,7 @@
 import { calculateObjectSize, ObjectId } from 'bson';
 import { check, MongoCommandError } from '../errors';
 import { compareValues, type Doc, idFirst, idKey, isPlainObject } from '../values';
+import type { ChunkFiles } from './chunkFiles';
 import { defaultIndexName, type IndexSpec, OrderedIndex } from './indexes';
 import { TextIndex } from './textIndex';
 
@@ -69,6 +70,8 @@ export class Collection {
     readonly db: string,
     readonly name: string,
     private readonly sink: RecordSink,
+    /** Where binary payloads are kept on disk instead of in memory (GridFS chunk collections with a data dir). */
+    private readonly payloads?: ChunkFiles,
   ) {
     this.indexes.set('_id_', new OrderedIndex({ key: { _id: 1 }, name: '_id_' }, this.ns));
   }
@@ -118,10 +121,11 @@ export class Collection {
 
   /** Inserts a document (adding an ObjectId `_id` first when missing). Returns the stored document. */
   insert(input: Doc): Doc {
-    const doc = idFirst('_id' in input ? input : { _id: new ObjectId(), ...input });
-    this.validate(doc);
-    const id = idKey(doc._id);
-    if (this.docs.has(id)) throw (this.indexes.get('_id_') as OrderedIndex).duplicateError([doc._id]);
+    const given = idFirst('_id' in input ? input : { _id: new ObjectId(), ...input });
+    this.validate(given);
+    const id = idKey(given._id);
+    if (this.docs.has(id)) throw (this.indexes.get('_id_') as OrderedIndex).duplicateError([given._id]);
+    const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, given) : given;
     this.checkAll(doc, id);
     this.index(doc, id);
     this.docs.set(id, doc);
@@ -131,14 +135,15 @@ export class Collection {
 
   /** Replaces a stored document by a new version with the same `_id`. */
   replace(oldDoc: Doc, next: Doc): void {
-    const doc = idFirst(next);
-    this.validate(doc);
+    const given = idFirst(next);
+    this.validate(given);
     const id = idKey(oldDoc._id);
     check(
-      idKey(doc._id) === id,
+      idKey(given._id) === id,
       "Performing an update on the path '_id' would modify the immutable field '_id'",
       'ImmutableField',
     );
+    const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, given) : given;
     this.checkAll(doc, id);
     this.unindex(oldDoc, id);
     this.index(doc, id);
@@ -150,14 +155,17 @@ export class Collection {
   delete(doc: Doc): void {
     const id = idKey(doc._id);
     if (!this.docs.has(id)) return;
-    this.unindex(this.docs.get(id)!, id);
+    const stored = this.docs.get(id)!;
+    this.unindex(stored, id);
     this.docs.delete(id);
     this.sink({ op: 'del', db: this.db, c: this.name, id: doc._id });
+    this.payloads?.forget(stored);
   }
 
   /** Replays a journaled document version (no checks, no journal record). */
-  restorePut(doc: Doc): void {
-    const id = idKey(doc._id);
+  restorePut(journaled: Doc): void {
+    const id = idKey(journaled._id);
+    const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, journaled) : journaled;
     const old = this.docs.get(id);
     if (old) this.unindex(old, id);
     this.index(doc, id);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { check, MongoCommandError } from '../errors';
 import type { Doc } from '../values';
+import { ChunkFiles } from './chunkFiles';
 import { Collection } from './collection';
 import type { IndexSpec } from './indexes';
 import { OrderedIndex } from './indexes';
@@ -30,6 +31,8 @@ const INVALID_DB = /[/\\. "$\0]/;
 export class Storage {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private journal: Journal | null = null;
+  /** Keeps GridFS chunk payloads on disk (with a data dir); null in memory mode. */
+  private chunkFiles: ChunkFiles | null = null;
   private readonly sink = (rec: Doc) => this.journal?.append(rec);
 
   private constructor(private readonly logger: Logger) {}
@@ -39,6 +42,7 @@ export class Storage {
     const s = new Storage(opts.logger);
     if (opts.dataDir) {
       mkdirSync(opts.dataDir, { recursive: true });
+      s.chunkFiles = new ChunkFiles(opts.dataDir);
       const { records, tornTail } = Journal.recover(opts.dataDir);
       for (const rec of records) s.replay(rec);
       if (tornTail) opts.logger.warn('embedded-mongo: ignored a torn journal tail (crash during a write)');
@@ -105,7 +109,8 @@ export class Storage {
     if (!name || name.includes('$') || name.includes('\0') || name.startsWith('system.')) {
       throw new MongoCommandError('InvalidNamespace', `Invalid collection name: ${name}`);
     }
-    const coll = new Collection(db, name, this.sink);
+    const payloads = this.chunkFiles && ChunkFiles.applies(name) ? this.chunkFiles : undefined;
+    const coll = new Collection(db, name, this.sink, payloads);
     let map = colls;
     if (!map) {
       map = new Map();
@@ -128,12 +133,14 @@ export class Storage {
     check(this.dbs.get(db)?.delete(name), 'ns not found', 'NamespaceNotFound');
     if (!this.dbs.get(db)?.size) this.dbs.delete(db);
     this.sink({ op: 'dropColl', db, c: name });
+    this.chunkFiles?.drop(db, name);
   }
 
   /** Drops a database (no error when missing). */
   dropDatabase(db: string): void {
     this.dbs.delete(db);
     this.sink({ op: 'dropDb', db });
+    this.chunkFiles?.drop(db);
   }
 
   /** Names of databases holding at least one collection. */
@@ -144,6 +151,11 @@ export class Storage {
   /** Collections of a database. */
   collections(db: string): Collection[] {
     return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  /** A command reply with the payloads of GridFS chunks kept on disk read back (see `ChunkFiles.inflate`). */
+  inflate(reply: Doc): Doc {
+    return this.chunkFiles ? this.chunkFiles.inflate(reply) : reply;
   }
 
   /** Resolves when every mutation made so far is durable (immediately in memory mode). */

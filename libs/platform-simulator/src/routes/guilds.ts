@@ -326,6 +326,7 @@ export const guildRoutes: RouteTable = {
     );
     guild.channels.delete(channel.id);
     guild.messages.delete(channel.id);
+    ctx.state.cdn.forgetChannel(channel.id);
     guild.threadMembers.delete(channel.id);
     const thread = isThread(channel);
     if (thread)

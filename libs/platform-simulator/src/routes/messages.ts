@@ -62,14 +62,7 @@ export function messageFromBody(
       components: (body.components ?? []) as APIMessage['components'],
       tts: body.tts ?? false,
       flags: body.flags,
-      attachments: ctx.files.map((f) => ({
-        id: ctx.state.clock.snowflake(),
-        filename: f.filename,
-        size: f.size,
-        content_type: f.contentType,
-        url: `https://cdn.discordapp.com/attachments/${channelId}/${f.filename}`,
-        proxy_url: `https://media.discordapp.net/attachments/${channelId}/${f.filename}`,
-      })),
+      attachments: ctx.state.cdn.store(channelId, id, ctx.files),
       ...(body.message_reference
         ? {
             message_reference: {
@@ -209,6 +202,7 @@ export const messageRoutes: RouteTable = {
       channel.id,
       (guild.messages.get(channel.id) ?? []).filter((m) => m.id !== message.id),
     );
+    ctx.state.cdn.forgetMessages([message.id]);
     ctx.state.emit(guild.id, 'MESSAGE_DELETE', { id: message.id, channel_id: channel.id, guild_id: guild.id });
     return noContent();
   },
@@ -220,6 +214,7 @@ export const messageRoutes: RouteTable = {
     const old = ids.findIndex((id) => ctx.state.clock.ms() - snowflakeTime(id).getTime() > FOURTEEN_DAYS_MS);
     if (old !== -1) throw new DiscordError(400, 50034, 'You can only bulk delete messages that are under 14 days old.');
     const doomed = new Set(ids);
+    ctx.state.cdn.forgetMessages(doomed);
     guild.messages.set(
       channel.id,
       (guild.messages.get(channel.id) ?? []).filter((m) => !doomed.has(m.id)),

@@ -167,6 +167,33 @@ export const logRoutes = {
     },
     errors: [400],
   }),
+  getMessageAttachment: defineRoute({
+    id: 'getMessageAttachment',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/messages/attachments/{attachment}',
+    service: 'logs',
+    auth: 'guild',
+    cap: 'messages.search',
+    inSpec: false,
+    summary: "A logged message's archived attachment",
+    description:
+      'The bytes of a file attached to a logged message, as archived (MongoDB GridFS) when the message was captured, so ' +
+      "a deleted message keeps its evidence. `attachment` is the platform's attachment id (message search answers link " +
+      'here once the file is stored). Same access as the message: `messages.search` and the caller can view the ' +
+      "message's channel (404 otherwise). Kept as long as the message content: 7 days from the message. Headers: " +
+      '`Content-Type` as the platform declared it, `Content-Length`, `Content-Disposition` (inline for images, video, ' +
+      'audio and plain text, else attachment, with the original filename), `Cache-Control: private, max-age=3600`, ' +
+      '`ETag` (`If-None-Match` -> 304). 404 `not_found`: unknown, expired or not visible; 404 ' +
+      '`attachment_not_archived`: not stored (`state` `pending`, or `link` with `reason` `too_large`, `guild_quota` or ' +
+      "`unreachable`, and `url`, the platform's link).",
+    params: z.strictObject({ guild: Snowflake, attachment: Snowflake }),
+    success: {
+      status: 200,
+      schema: z.string().meta({ format: 'binary', description: 'The file' }),
+      description: 'The file',
+    },
+    errors: [404],
+  }),
   listJournal: defineRoute({
     id: 'listJournal',
     method: 'get',

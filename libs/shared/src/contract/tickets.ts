@@ -231,6 +231,33 @@ export const ticketRoutes = {
     success: { status: 200, schema: z.string().meta({ description: 'text/html' }), description: 'The HTML page' },
     errors: [400, 404],
   }),
+  getTicketAttachment: defineRoute({
+    id: 'getTicketAttachment',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/tickets/attachments/{attachment}',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.read',
+    inSpec: false,
+    summary: "A ticket message's archived attachment",
+    description:
+      'The bytes of a file attached to a ticket message, as archived (MongoDB GridFS) when the message was captured, so ' +
+      "it outlives the platform's expiring CDN link and the thread. `attachment` is the platform's attachment id " +
+      '(ticket messages, transcripts and search answers link here once the file is stored). Same access as the ticket ' +
+      '(`tickets.read`). Headers: `Content-Type` as the platform declared it, `Content-Length`, `Content-Disposition` ' +
+      '(inline for images, video, audio and plain text, else attachment, with the original filename), ' +
+      "`Cache-Control: private, max-age=3600`, `ETag` (`If-None-Match` -> 304). Kept for the ticket's lifetime plus " +
+      '`TICKET_ATTACHMENT_RETENTION_DAYS` after its close. 404 `not_found`: unknown or expired; 404 ' +
+      '`attachment_not_archived`: not stored (`state` `pending`, or `link` with `reason` `too_large`, `guild_quota` or ' +
+      "`unreachable`, and `url`, the platform's link).",
+    params: z.strictObject({ guild: Snowflake, attachment: Snowflake }),
+    success: {
+      status: 200,
+      schema: z.string().meta({ format: 'binary', description: 'The file' }),
+      description: 'The file',
+    },
+    errors: [404],
+  }),
   listTickets: defineRoute({
     id: 'listTickets',
     method: 'get',

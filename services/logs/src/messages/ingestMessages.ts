@@ -1,6 +1,7 @@
 import type { BusMessage, Dispatch } from '@guildhall/shared';
-import { snowflakeTime, sortKey } from '@guildhall/shared';
+import { type AttachmentOwner, queueAttachments, snowflakeTime, sortKey } from '@guildhall/shared';
 import {
+  type APIAttachment,
   type GatewayMessageCreateDispatchData,
   type GatewayMessageDeleteDispatchData,
   MessageReferenceType,
@@ -10,7 +11,7 @@ import { dispatchKey, displayName } from '../dispatch';
 import type { Journal } from '../journal/recordEvent';
 import { isLogged, type LogPolicy } from '../privacy/logPolicy';
 import { cachedSettings } from '../settings/getSettings';
-import { MessageModel, type MessageRow } from './model';
+import { MESSAGE_TTL_SECONDS, MessageModel, type MessageRow } from './model';
 
 /** The dispatches this module stores. */
 export const MESSAGE_DISPATCHES = [
@@ -25,22 +26,24 @@ export const MESSAGE_DISPATCHES = [
  * `insertMany` (a duplicate key means already stored), edits and deletions one by one with conditional updates
  * (an edit that does not change the content, or a second deletion, changes nothing). Messages the privacy rules
  * exclude (`isLogged`: ignored channels and their threads, private and ticket threads, bots when `ignoreBots`) are
- * neither stored nor journaled.
+ * neither stored nor journaled. The attachments of stored new messages are queued for the archive (downloaded in the
+ * background, never in this batch; kept for the message's 7 days).
  */
 export async function ingestMessages(
   journal: Journal,
   policy: LogPolicy,
   batch: BusMessage<Dispatch>[],
 ): Promise<void> {
-  let creates: MessageRow[] = [];
+  let creates: Captured[] = [];
   const flushCreates = async () => {
-    if (creates.length) await insertNew(creates);
+    if (creates.length) await insertNew(creates.map((c) => c.row));
+    await queueAttachments(creates.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
     creates = [];
   };
   for (const { data: dispatch } of batch) {
     if (dispatch.t === 'MESSAGE_CREATE') {
-      const row = await toRow(policy, dispatch.d as GatewayMessageCreateDispatchData);
-      if (row) creates.push(row);
+      const captured = await toRow(policy, dispatch.d as GatewayMessageCreateDispatchData);
+      if (captured) creates.push(captured);
       continue;
     }
     await flushCreates();
@@ -62,6 +65,7 @@ function shown(d: GatewayMessageCreateDispatchData) {
   const forward = d.message_reference?.type === MessageReferenceType.Forward ? d.message_snapshots?.[0]?.message : null;
   const m = forward ?? d;
   return {
+    files: (m.attachments ?? []) as APIAttachment[],
     content: m.content ?? '',
     attachments: (m.attachments ?? []).map((a) => a.url),
     embeds: (m.embeds ?? []) as unknown as Array<Record<string, unknown>>,
@@ -76,15 +80,27 @@ function shown(d: GatewayMessageCreateDispatchData) {
   };
 }
 
-async function toRow(policy: LogPolicy, d: GatewayMessageCreateDispatchData): Promise<MessageRow | null> {
+/** A message to store and the files it shows (queued for the archive once stored). */
+interface Captured {
+  row: MessageRow;
+  files: APIAttachment[];
+}
+
+/** Archive owner of a logged message's files: they expire with the message's content (7 days from the message). */
+function archiveOwner(row: MessageRow): AttachmentOwner {
+  const expiresAt = new Date(row.createdAt.getTime() + MESSAGE_TTL_SECONDS * 1000);
+  return { guild: row.guild, message: row._id, channel: row.channel, expiresAt };
+}
+
+async function toRow(policy: LogPolicy, d: GatewayMessageCreateDispatchData): Promise<Captured | null> {
   if (!d.guild_id) return null;
   const bot = Boolean(d.author.bot || d.webhook_id);
   if (!(await isLogged(policy, await cachedSettings(d.guild_id), d.channel_id, bot))) return null;
   const reference = d.message_reference;
   const isReply =
     reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
-  const view = shown(d);
-  return {
+  const { files, ...view } = shown(d);
+  const row: MessageRow = {
     _id: d.id,
     key: sortKey(d.id),
     guild: d.guild_id,
@@ -99,6 +115,7 @@ async function toRow(policy: LogPolicy, d: GatewayMessageCreateDispatchData): Pr
     deletedAt: null,
     createdAt: snowflakeTime(d.id),
   };
+  return { row, files };
 }
 
 /** What a deleted message carried besides its text (journaled with `message_delete` and bulk deletes). */
@@ -133,8 +150,11 @@ async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch
   ).lean<MessageRow>();
   if (!before) {
     if (d.author && !(await MessageModel.exists({ _id: d.id }))) {
-      const row = await toRow(policy, d as GatewayMessageCreateDispatchData);
-      if (row) await insertNew([{ ...row, editedAt }]);
+      const captured = await toRow(policy, d as GatewayMessageCreateDispatchData);
+      if (captured) {
+        await insertNew([{ ...captured.row, editedAt }]);
+        await queueAttachments([{ owner: archiveOwner(captured.row), attachments: captured.files }]);
+      }
     }
     return;
   }

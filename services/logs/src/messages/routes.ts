@@ -1,16 +1,41 @@
-import { bind, logRoutes, type RouteBinding, type ServiceContext } from '@guildhall/shared';
+import {
+  bind,
+  findArchived,
+  logRoutes,
+  notFound,
+  type RouteBinding,
+  type ServiceContext,
+  sendAttachment,
+  withArchivedLinks,
+} from '@guildhall/shared';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenChannels } from '../privacy/hiddenChannels';
 import { searchMessages } from './searchMessages';
 import { toLoggedMessage } from './toLoggedMessage';
 
-/** GET /messages: only messages of channels the caller can view. */
+/** Guildhall's path of an archived message attachment (`GET .../messages/attachments/{attachment}`). */
+export function messageAttachmentPath(guild: string, attachment: string): string {
+  return logRoutes.getMessageAttachment.path.replace('{guild}', guild).replace('{attachment}', attachment);
+}
+
+/**
+ * GET /messages: only messages of channels the caller can view; archived attachments link to Guildhall's copies.
+ * GET /messages/attachments/{attachment}: an archived file, 404 unless the caller can view its message's channel.
+ */
 export function messageRoutes(ctx: ServiceContext, directory: ChannelDirectory): RouteBinding[] {
   const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   return [
     bind(logRoutes.searchMessages, async ({ params, query, identity }) => {
       const hidden = await hiddenChannels(deps, params.guild, identity.sub);
-      return { messages: (await searchMessages(params.guild, { ...query, hidden })).map(toLoggedMessage) };
+      const rows = await searchMessages(params.guild, { ...query, hidden });
+      return { messages: (await withArchivedLinks(rows, messageAttachmentPath)).map(toLoggedMessage) };
+    }),
+    bind(logRoutes.getMessageAttachment, async ({ params, identity, req, res }) => {
+      const row = await findArchived(params.guild, params.attachment);
+      const hidden = await hiddenChannels(deps, params.guild, identity.sub);
+      if (hidden === 'all' || hidden.includes(row.channel)) throw notFound(`Unknown attachment ${params.attachment}`);
+      await sendAttachment(req, res, row);
+      return '';
     }),
   ];
 }

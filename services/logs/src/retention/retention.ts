@@ -1,3 +1,4 @@
+import { sweepExpiredAttachments } from '@guildhall/shared';
 import { JournalEventModel } from '../journal/model';
 import { MESSAGE_TTL_SECONDS } from '../messages/model';
 
@@ -28,7 +29,8 @@ export function retainedData(
 /**
  * One retention sweep over every guild: removes the message content of message journal events older than the
  * message store's 7 days (the events are kept, `data.contentExpired: true`), and deletes journal events older than
- * `journalRetentionDays`. Idempotent, so replicas may sweep at the same time.
+ * `journalRetentionDays`, and deletes archived attachments past their messages' 7 days (GridFS file and row).
+ * Idempotent, so replicas may sweep at the same time.
  */
 export async function sweepRetention(journalRetentionDays: number, now = Date.now()): Promise<void> {
   const contentBefore = new Date(now - MESSAGE_TTL_SECONDS * 1000);
@@ -42,4 +44,5 @@ export async function sweepRetention(journalRetentionDays: number, now = Date.no
     );
   }
   await JournalEventModel.deleteMany({ at: { $lt: new Date(now - journalRetentionDays * 86_400_000) } });
+  while ((await sweepExpiredAttachments(new Date(now))) > 0);
 }

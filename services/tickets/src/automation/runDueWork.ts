@@ -78,7 +78,7 @@ async function remindQuiet(ctx: TicketsContext, settings: SettingsRow, cutoff: D
         content: `<@${ticket.opener}> are you still there? Please reply if you still need help.${closing}`,
         allowed_mentions: { users: [ticket.opener] },
       });
-      await captureMessage(ctx.platform, message, ticket);
+      await captureMessage(ctx, message, ticket);
     } catch (err) {
       if (isPlatformNotFound(err)) continue;
       await TicketModel.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });

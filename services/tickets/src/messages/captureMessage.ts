@@ -1,4 +1,4 @@
-import { avatarUrl, type PlatformApi } from '@guildhall/shared';
+import { avatarUrl, queueAttachments } from '@guildhall/shared';
 import type {
   APIMessage,
   GatewayMessageCreateDispatchData,
@@ -6,6 +6,7 @@ import type {
   GatewayMessageDeleteDispatchData,
   GatewayMessageUpdateDispatchData,
 } from 'discord-api-types/v10';
+import type { TicketsContext } from '../config';
 import { displayName } from '../platform/users';
 import { TicketModel, type TicketRow } from '../tickets/model';
 import { TicketMessageModel } from './model';
@@ -16,12 +17,15 @@ import { TicketMessageModel } from './model';
  * unclosed ticket, by the opener or staff, restarts the inactivity clock (`activityAt`), re-arms the reminder and
  * records whether the opener spoke last (then the ticket waits for staff and is never reminded or auto-closed).
  * Only a message newer than the clock moves it, so redelivered or out-of-order dispatches keep the latest speaker.
+ * Its attachments are queued for the archive (downloaded in the background; kept while the ticket lives, then
+ * `TICKET_ATTACHMENT_RETENTION_DAYS` after its close).
  */
 export async function captureMessage(
-  platform: PlatformApi,
-  message: Pick<APIMessage, 'id' | 'channel_id' | 'author' | 'content' | 'attachments' | 'timestamp'> & {
-    member?: GatewayMessageCreateDispatchData['member'];
-  },
+  ctx: TicketsContext,
+  message: Pick<APIMessage, 'id' | 'channel_id' | 'author' | 'content' | 'attachments' | 'timestamp'> &
+    Partial<Pick<APIMessage, 'embeds'>> & {
+      member?: GatewayMessageCreateDispatchData['member'];
+    },
   knownTicket?: TicketRow,
 ): Promise<void> {
   const ticket = knownTicket ?? (await TicketModel.findOne({ thread: message.channel_id }).lean<TicketRow>());
@@ -35,10 +39,11 @@ export async function captureMessage(
         thread: ticket.thread,
         author: message.author.id,
         authorName: displayName(message.author, message.member),
-        avatar: avatarUrl(platform, message.author),
+        avatar: avatarUrl(ctx.platform, message.author),
         bot: message.author.bot === true,
         content: message.content ?? '',
         attachments: (message.attachments ?? []).map((a) => a.url),
+        embeds: message.embeds ?? [],
         at,
         editedAt: null,
         deletedAt: null,
@@ -46,6 +51,17 @@ export async function captureMessage(
     },
     { upsert: true },
   );
+  await queueAttachments([
+    {
+      owner: {
+        guild: ticket.guild,
+        message: message.id,
+        channel: ticket.thread,
+        expiresAt: ticket.closedAt ? attachmentExpiry(ctx, ticket.closedAt) : null,
+      },
+      attachments: message.attachments ?? [],
+    },
+  ]);
   if (message.author.bot !== true) {
     await TicketModel.updateOne(
       { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
@@ -54,13 +70,19 @@ export async function captureMessage(
   }
 }
 
-/** Applies a MESSAGE_UPDATE to a stored ticket message (content, attachments, edit time); unknown ids are ignored. */
+/** When the archived attachments of a ticket closed at `closedAt` expire. */
+export function attachmentExpiry(ctx: TicketsContext, closedAt: Date): Date {
+  return new Date(new Date(closedAt).getTime() + ctx.config.TICKET_ATTACHMENT_RETENTION_DAYS * 86_400_000);
+}
+
+/** Applies a MESSAGE_UPDATE to a stored ticket message (content, attachments, embeds, edit time); unknown ids are ignored. */
 export async function captureEdit(update: GatewayMessageUpdateDispatchData): Promise<void> {
   const set: Record<string, unknown> = {
     editedAt: update.edited_timestamp ? new Date(update.edited_timestamp) : new Date(),
   };
   if (typeof update.content === 'string') set.content = update.content;
   if (Array.isArray(update.attachments)) set.attachments = update.attachments.map((a) => a.url);
+  if (Array.isArray(update.embeds)) set.embeds = update.embeds;
   await TicketMessageModel.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
 }
 

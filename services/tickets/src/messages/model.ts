@@ -1,3 +1,4 @@
+import type { APIEmbed } from 'discord-api-types/v10';
 import mongoose, { Schema } from 'mongoose';
 
 /** A message captured in a ticket's thread (`_id` = platform message id). Kept after the thread is gone. */
@@ -10,8 +11,10 @@ export interface MessageRow {
   avatar: string | null;
   bot: boolean;
   content: string;
-  /** Attachment URLs on the platform's CDN. */
+  /** Attachment URLs on the platform's CDN (the archive maps them to Guildhall's copies, see `archivedLinks`). */
   attachments: string[];
+  /** The message's embeds as the platform sent them (rendered in the transcript). */
+  embeds: APIEmbed[];
   /** The platform's creation time of the message. */
   at: Date;
   editedAt: Date | null;
@@ -30,6 +33,7 @@ const messageSchema = new Schema<MessageRow>(
     bot: { type: Boolean, default: false },
     content: { type: String, default: '' },
     attachments: { type: [String], default: [] },
+    embeds: { type: Schema.Types.Mixed, default: [] },
     at: { type: Date, required: true },
     editedAt: { type: Date, default: null },
     deletedAt: { type: Date, default: null },

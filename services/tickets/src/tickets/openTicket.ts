@@ -106,7 +106,7 @@ export async function openTicket(
       thread.id,
       welcomeMessage(settings, type, opener.id, number, answers),
     );
-    await captureMessage(ctx.platform, welcome, row);
+    await captureMessage(ctx, welcome, row);
     if (!settings.pingStaff && type.staffRoles.length) {
       await ctx.platform.channels.editMessage(thread.id, welcome.id, {
         content: fillWelcome(settings.welcomeText, opener.id, type.name, number) + staffLine(type),

@@ -1,6 +1,7 @@
 import {
   conflict,
   cutCodePoints,
+  expireChannelAttachments,
   type HttpProblem,
   isDuplicateKey,
   isPlatformNotFound,
@@ -10,7 +11,7 @@ import {
 } from '@guildhall/shared';
 import type { QueryFilter } from 'mongoose';
 import type { TicketsContext } from '../config';
-import { captureMessage } from '../messages/captureMessage';
+import { attachmentExpiry, captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { publishTranscript } from '../transcripts/publishTranscript';
@@ -61,6 +62,7 @@ export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor)
  * open|claimed -> closed (among tickets matching `filter`, e.g. an inactivity cutoff): records closedBy/closeReason/
  * closedAt, posts a notice, then locks and archives the thread. A thread already deleted on the platform is fine
  * (the transcript stays); another refusal puts the ticket back as it was and throws 502. Frees the one-open slot.
+ * Its archived attachments expire `TICKET_ATTACHMENT_RETENTION_DAYS` after the close.
  * Publishes `ticket.closed`, then posts the transcript (`publishTranscript`, best effort). `actor` null = closed by
  * the service (inactivity).
  */
@@ -114,6 +116,7 @@ export async function closeTicket(
   }
   if (before.holdsLock)
     await OpenLockModel.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
+  await expireChannelAttachments(after.thread, attachmentExpiry(ctx, closedAt));
   await ctx.outbox.emit(after.guild, 'ticket.closed', toTicket(after));
   await publishTranscript(ctx, after);
   return after;
@@ -123,7 +126,7 @@ export async function closeTicket(
  * closed -> open: unarchives and unlocks the thread, clears the close record and the claim, restarts the
  * inactivity clock. For a `oneOpen` type the opener must not hold another open ticket of it (409). 409 when the
  * thread no longer exists on the platform, 502 on another refusal (the ticket stays closed). Publishes
- * `ticket.reopened`.
+ * `ticket.reopened`. The ticket's archived attachments are kept again (their expiry is cleared).
  */
 export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
   const now = new Date();
@@ -175,6 +178,7 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
   const after: TicketRow = { ...before, ...reopened, holdsLock };
   if (holdsLock) await TicketModel.updateOne({ _id: id }, { $set: { holdsLock } });
   await notify(ctx, after, `🔓 Ticket reopened by <@${actor.id}>.`);
+  await expireChannelAttachments(after.thread, null);
   await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after));
   return after;
 }
@@ -192,7 +196,7 @@ async function notifyOrThrow(ctx: TicketsContext, ticket: TicketRow, content: st
     content,
     allowed_mentions: { parse: [] },
   });
-  await captureMessage(ctx.platform, message, ticket);
+  await captureMessage(ctx, message, ticket);
 }
 
 /** Like `notifyOrThrow`, but a notice the platform refuses is logged: the state change already stands. */

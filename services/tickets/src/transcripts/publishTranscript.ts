@@ -1,8 +1,7 @@
 import type { TicketsContext } from '../config';
-import { getTicket } from '../tickets/getTicket';
 import type { TicketRow } from '../tickets/model';
-import { renderTranscript } from './renderTranscript';
 import { getTranscriptSettings, transcriptChannel } from './settings';
+import { ticketTranscript } from './ticketTranscript';
 
 /**
  * Posts the HTML transcript of the just-closed `ticket` as a file to the guild's transcript channel (settings, else
@@ -11,8 +10,7 @@ import { getTranscriptSettings, transcriptChannel } from './settings';
  * stays readable at `GET .../tickets/{number}/transcript`.
  */
 export async function publishTranscript(ctx: TicketsContext, ticket: TicketRow): Promise<void> {
-  const { messages } = await getTicket(ticket.guild, ticket.number);
-  const html = renderTranscript(ticket, messages);
+  const html = await ticketTranscript(ticket.guild, ticket.number);
   const file = { name: `ticket-${ticket.number}.html`, data: Buffer.from(html, 'utf8'), contentType: 'text/html' };
   const settings = await getTranscriptSettings(ticket.guild);
   const content = `📄 Transcript of ticket #${ticket.number} (${ticket.typeName}), opened by <@${ticket.opener}>`;
