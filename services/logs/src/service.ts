@@ -1,4 +1,5 @@
 import { type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { antinukeSettingsRoutes } from './antinuke/routes';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
 import { undoLeases } from './journal/model';
@@ -14,7 +15,7 @@ import { answerPeers } from './rpc/answerPeers';
 import { settingsRoutes } from './settings/routes';
 
 /**
- * The logs service: platform ingest, 7-day message store and search, journal, log settings and log embeds. Moves
+ * The logs service: platform ingest, 7-day message store and search, journal, log settings, log embeds and anti-nuke. Moves
  * claims stored under earlier field names (`undoing`, `claim`/`claimedAt`) to `lease` before starting.
  */
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
@@ -22,7 +23,12 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   env: logsEnv,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform);
-    return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx)];
+    return [
+      ...settingsRoutes(ctx, directory),
+      ...messageRoutes(ctx, directory),
+      ...journalRoutes(ctx),
+      ...antinukeSettingsRoutes(ctx),
+    ];
   },
   start: async (ctx) => {
     await undoLeases.adoptLegacy('undoing');
