@@ -1,8 +1,10 @@
 import { FAKE_BOT_USER_ID, sampleGuild } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { quietBusState, type ServiceHarness, startServiceHarness, waitFor } from '@guildhall/testkit';
-import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { AuditLogEvent, ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { watchAuditEntry } from '../src/antinuke/detect';
 import type { LogsConfig } from '../src/config';
+import { Journal } from '../src/journal/recordEvent';
 import { definition } from '../src/service';
 
 /**
@@ -17,6 +19,7 @@ const nukerRole = newSnowflake();
 const trustedRole = newSnowflake();
 const nuker = newSnowflake();
 const trusted = newSnowflake();
+const racer = newSnowflake();
 const manageChannels = (PermissionFlagsBits.ManageChannels | PermissionFlagsBits.ManageWebhooks).toString();
 seed.roles?.push(
   { id: nukerRole, name: 'Channel Admin', position: 2, permissions: manageChannels },
@@ -25,6 +28,7 @@ seed.roles?.push(
 seed.members?.push(
   { user: { id: nuker, username: 'nuker' }, roles: [nukerRole, ids.supportRole] },
   { user: { id: trusted, username: 'builder' }, roles: [trustedRole] },
+  { user: { id: racer, username: 'racer' }, roles: [nukerRole] },
 );
 /** Five channels per burst: the nuker's, the exempt member's, the bot's. */
 const channels = { nuker: [] as string[], trusted: [] as string[], bot: [] as string[] };
@@ -195,5 +199,31 @@ describe('anti-nuke response', () => {
     const deletes = await journal(`kind=channel_delete&actor=${nuker}`);
     expect(deletes.every((e) => e.undoneBy)).toBe(true);
     expect((await api('POST', `/journal/${event.id}/undo`, {})).status).toBe(409);
+  });
+
+  it('answers a burst once when two replicas handle its entries, each entry delivered twice', async () => {
+    const replica = () => ({
+      platform: h.service.ctx.platform,
+      journal: new Journal(10_000, async () => {}),
+      botUserId: FAKE_BOT_USER_ID,
+    });
+    const [a, b] = [replica(), replica()];
+    const entries = Array.from({ length: 4 }, () => ({
+      id: newSnowflake(),
+      guild_id: g,
+      action_type: AuditLogEvent.RoleDelete,
+      user_id: racer,
+      target_id: newSnowflake(),
+    }));
+    await Promise.all(entries.flatMap((entry) => [watchAuditEntry(a, entry), watchAuditEntry(b, entry)]));
+    const mine = (await responses()).filter((e) => e.target === racer);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].data.detected).toMatchObject({ kind: 'roleDelete', limit: { count: 3, seconds: 10 } });
+    expect([...mine[0].data.detected.entries].sort()).toEqual(entries.map((e) => e.id).sort());
+    const patches = h.fake
+      .callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}')
+      .filter((c) => c.path.includes(racer));
+    expect(patches).toHaveLength(1);
+    expect(guildState().members.get(racer)?.roles).toEqual([]);
   });
 });
