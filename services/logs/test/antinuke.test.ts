@@ -45,6 +45,7 @@ const ALL_CAPS = ['antinuke.manage', 'logs.manage', 'journal.read', 'journal.und
 const api = (method: string, path: string, body?: unknown, caps = ALL_CAPS) =>
   h.call(method, `/api/v1/servers/${g}${path}`, { body, caps });
 const journal = async (query: string) =>
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
   (await api('GET', `/journal?limit=100&${query}`)).body.events as Array<Record<string, any>>;
 const responses = () => journal('kind=antinuke_response');
 const guildState = () => {
