@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newSnowflake } from '@guildhall/shared';
-import { type APIWebhook, AuditLogEvent, PermissionFlagsBits, WebhookType } from 'discord-api-types/v10';
+import { type APIWebhook, AuditLogEvent, ChannelType, PermissionFlagsBits, WebhookType } from 'discord-api-types/v10';
 import { auditChanges } from '../auditChanges';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
 import { errors } from '../errors';
@@ -25,13 +25,14 @@ function findWebhook(ctx: RequestContext, id: string): { guild: FakeGuildState; 
 /**
  * Incoming webhooks of guild channels, as Discord manages them: creating or deleting one needs Manage Webhooks,
  * emits WEBHOOKS_UPDATE `{guild_id, channel_id}` (the dispatch carries no webhook) and audit entry 50 / 52 with the
- * webhook's `type`, `name`, `channel_id` (and `avatar_hash`) as changes. Threads cannot hold webhooks (50024).
+ * webhook's `type`, `name`, `channel_id` (and `avatar_hash`) as changes. Threads and categories cannot hold webhooks
+ * (50024).
  */
 export const webhookRoutes: RouteTable = {
   'POST /channels/{channel_id}/webhooks': (ctx) => {
     const { guild, channel } = ctx.state.channel(ctx.params.channel_id);
     ctx.state.requirePermission(guild, ctx.actor.id, PermissionFlagsBits.ManageWebhooks);
-    if (isThread(channel)) throw errors.wrongChannelType();
+    if (isThread(channel) || channel.type === ChannelType.GuildCategory) throw errors.wrongChannelType();
     const body = ctx.body as { name: string; avatar?: string | null };
     const hook: APIWebhook = {
       id: newSnowflake(),

@@ -116,6 +116,6 @@ export const antinukeRoutes = {
       timeoutMinutes: z.number().int().min(1).max(40_320).optional(),
     }),
     success: { status: 200, schema: AntinukeSettingsResponse, description: 'The stored settings' },
-    errors: [400],
+    errors: [400, 502],
   }),
 };

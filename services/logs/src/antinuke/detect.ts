@@ -155,30 +155,37 @@ async function openIncident(
 /**
  * Answers an incident once: claims it (a replica that died mid-response loses the claim when it lapses), stops the
  * actor (`stopActor`), stores the `antinuke_response` journal event (dedupe `antinuke:<incident>`; its embed goes
- * to the moderation log) with every entry of the burst, and marks the incident responded.
+ * to the moderation log) with every entry of the burst, and marks the incident responded. A failure before the
+ * event is stored releases the claim and throws, so the redelivered entry answers the incident again.
  */
 async function respond(deps: AntinukeDeps, incident: IncidentRow, settings: AntinukeSettingsRow): Promise<void> {
   const claim = await incidentLeases.claim({ _id: incident._id, incident: incident.incident, respondedAt: null });
   if (!claim) return;
   const { guild, actor, kind, limit, count } = claim.row;
   const reason = `Anti-nuke: ${count} ${kind} actions within ${limit.seconds} s (limit ${limit.count})`;
-  const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
-  const outcome = await stopActor(deps.platform, guild, actor, standing, settings, reason);
   const dedupe = responseDedupe(claim.row.incident);
-  await deps.journal.record({
-    guild,
-    kind: 'antinuke_response',
-    target: actor,
-    targetName: await memberName(guild, actor),
-    channel: null,
-    data: {
-      detected: { kind, count, limit: { count: limit.count, seconds: limit.seconds }, entries: claim.row.entries },
-      ...outcome,
-      reason,
-    },
-    dedupe,
-    actor: { id: deps.botUserId, name: null, source: 'service', viaService: true },
-  });
+  try {
+    const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
+    const outcome = await stopActor(deps.platform, guild, actor, standing, settings, reason);
+    await deps.journal.record({
+      guild,
+      kind: 'antinuke_response',
+      target: actor,
+      targetName: await memberName(guild, actor),
+      channel: null,
+      data: {
+        detected: { kind, count, limit: { count: limit.count, seconds: limit.seconds }, entries: claim.row.entries },
+        ...outcome,
+        reason,
+      },
+      dedupe,
+      actor: { id: deps.botUserId, name: null, source: 'service', viaService: true },
+    });
+  } catch (err) {
+    // The entry is redelivered and the incident answered again (the platform or MongoDB failed mid-way).
+    await incidentLeases.release(claim.row._id, claim.lease);
+    throw err;
+  }
   const done = await incidentLeases.release(claim.row._id, claim.lease, { $set: { respondedAt: new Date() } });
   // Entries that joined while the response ran are copied into the event too.
   if (done)
