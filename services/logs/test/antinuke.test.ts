@@ -20,15 +20,19 @@ const trustedRole = newSnowflake();
 const nuker = newSnowflake();
 const trusted = newSnowflake();
 const racer = newSnowflake();
+const hookRole = newSnowflake();
+const hooker = newSnowflake();
 const manageChannels = (PermissionFlagsBits.ManageChannels | PermissionFlagsBits.ManageWebhooks).toString();
 seed.roles?.push(
   { id: nukerRole, name: 'Channel Admin', position: 2, permissions: manageChannels },
   { id: trustedRole, name: 'Trusted Builder', position: 2, permissions: manageChannels },
+  { id: hookRole, name: 'Integrations', position: 2, permissions: PermissionFlagsBits.ManageWebhooks.toString() },
 );
 seed.members?.push(
   { user: { id: nuker, username: 'nuker' }, roles: [nukerRole, ids.supportRole] },
   { user: { id: trusted, username: 'builder' }, roles: [trustedRole] },
   { user: { id: racer, username: 'racer' }, roles: [nukerRole] },
+  { user: { id: hooker, username: 'hooker' }, roles: [hookRole] },
 );
 /** Five channels per burst: the nuker's, the exempt member's, the bot's. */
 const channels = { nuker: [] as string[], trusted: [] as string[], bot: [] as string[] };
@@ -226,5 +230,37 @@ describe('anti-nuke response', () => {
       .filter((c) => c.path.includes(racer));
     expect(patches).toHaveLength(1);
     expect(guildState().members.get(racer)?.roles).toEqual([]);
+  });
+
+  it('times the actor out when the response is timeout (a burst of webhook creations)', async () => {
+    const set = await api('PUT', '/antinuke', {
+      enabled: true,
+      response: 'timeout',
+      timeoutMinutes: 60,
+      limits: { webhookCreate: { count: 3, seconds: 10 } },
+    });
+    expect(set.status).toBe(200);
+    const before = Date.now();
+    await Promise.all([0, 1, 2].map((i) => h.fake.actAsUser(hooker).createWebhook(ids.general, `hook-${i}`)));
+    const until = await waitFor(() => guildState().members.get(hooker)?.communication_disabled_until);
+    expect(Date.parse(until) - before).toBeGreaterThan(59 * 60_000);
+    expect(Date.parse(until) - before).toBeLessThanOrEqual(61 * 60_000);
+    const [event] = await waitFor(
+      async () => (await responses()).filter((e) => e.target === hooker),
+      (events) => events.length > 0,
+    );
+    expect(event.data).toMatchObject({
+      detected: { kind: 'webhookCreate', count: 3, limit: { count: 3, seconds: 10 } },
+      response: 'timeout',
+      timeoutUntil: until,
+      rolesRemoved: [],
+      failure: null,
+    });
+    expect(guildState().members.get(hooker)?.roles).toEqual([hookRole]);
+    const hooks = await waitFor(
+      () => journal(`kind=webhook_create&actor=${hooker}`),
+      (events) => events.length === 3,
+    );
+    expect(hooks.map((e) => e.channel)).toEqual([ids.general, ids.general, ids.general]);
   });
 });

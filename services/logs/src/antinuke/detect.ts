@@ -42,11 +42,11 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
   const guild = entry.guild_id;
   const actor = entry.user_id ?? null;
   if (!actor || actor === deps.botUserId) return;
-  const kind = await antinukeKindOf(entry);
-  if (!kind) return;
   const settings = await loadAntinukeSettings(guild);
-  const limit = settings.limits[kind];
-  if (!settings.enabled || !limit || settings.exemptUsers.includes(actor)) return;
+  if (!settings.enabled || settings.exemptUsers.includes(actor)) return;
+  const kind = await antinukeKindOf(entry);
+  const limit = kind && settings.limits[kind];
+  if (!kind || !limit) return;
   const at = snowflakeTime(entry.id);
   const windowMs = limit.seconds * 1000;
   try {
