@@ -12,7 +12,13 @@ import { JournalEventModel } from '../journal/model';
 import type { Journal } from '../journal/recordEvent';
 import { memberName } from '../snapshots/snapshots';
 import { antinukeKindOf } from './classify';
-import { AntinukeActionModel, AntinukeIncidentModel, type AntinukeSettingsRow, type IncidentRow } from './model';
+import {
+  ACTION_TTL_SECONDS,
+  AntinukeActionModel,
+  AntinukeIncidentModel,
+  type AntinukeSettingsRow,
+  type IncidentRow,
+} from './model';
 import { loadStanding, stopActor } from './respond';
 import { loadAntinukeSettings } from './settings';
 
@@ -36,7 +42,8 @@ export function responseDedupe(incident: string): string {
  * incident it joins that incident's burst. Otherwise, when the actor's actions of that kind within the limit's
  * window reach its count, an incident is opened (one per guild and actor at a time, an atomic upsert, so replicas
  * and redeliveries open one) unless the actor owns the guild or holds an exempt role, and answered (`respond`).
- * All state is in MongoDB; any replica may handle any entry.
+ * Entries more than an hour old (a replayed backlog) are ignored. All state is in MongoDB; any replica may handle any
+ * entry.
  */
 export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAuditLogEntryCreateDispatchData) {
   const guild = entry.guild_id;
@@ -48,6 +55,8 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
   const limit = kind && settings.limits[kind];
   if (!kind || !limit) return;
   const at = snowflakeTime(entry.id);
+  // An entry older than the longest window (a replayed backlog) is history, not a burst to stop now.
+  if (Date.now() - at.getTime() > ACTION_TTL_SECONDS * 1000) return;
   const windowMs = limit.seconds * 1000;
   try {
     await AntinukeActionModel.updateOne(
