@@ -22,17 +22,21 @@ const trusted = newSnowflake();
 const racer = newSnowflake();
 const hookRole = newSnowflake();
 const hooker = newSnowflake();
+const granterRole = newSnowflake();
+const granter = newSnowflake();
 const manageChannels = (PermissionFlagsBits.ManageChannels | PermissionFlagsBits.ManageWebhooks).toString();
 seed.roles?.push(
   { id: nukerRole, name: 'Channel Admin', position: 2, permissions: manageChannels },
   { id: trustedRole, name: 'Trusted Builder', position: 2, permissions: manageChannels },
   { id: hookRole, name: 'Integrations', position: 2, permissions: PermissionFlagsBits.ManageWebhooks.toString() },
+  { id: granterRole, name: 'Role Manager', position: 2, permissions: PermissionFlagsBits.ManageRoles.toString() },
 );
 seed.members?.push(
   { user: { id: nuker, username: 'nuker' }, roles: [nukerRole, ids.supportRole] },
   { user: { id: trusted, username: 'builder' }, roles: [trustedRole] },
   { user: { id: racer, username: 'racer' }, roles: [nukerRole] },
   { user: { id: hooker, username: 'hooker' }, roles: [hookRole] },
+  { user: { id: granter, username: 'granter' }, roles: [granterRole] },
 );
 /** Five channels per burst: the nuker's, the exempt member's, the bot's. */
 const channels = { nuker: [] as string[], trusted: [] as string[], bot: [] as string[] };
@@ -262,5 +266,27 @@ describe('anti-nuke response', () => {
       (events) => events.length === 3,
     );
     expect(hooks.map((e) => e.channel)).toEqual([ids.general, ids.general, ids.general]);
+  });
+
+  it('counts dangerous permission grants: a role created with Ban Members, then given to a member', async () => {
+    const set = await api('PUT', '/antinuke', {
+      enabled: true,
+      response: 'strip_roles',
+      limits: { dangerousGrant: { count: 2, seconds: 60 } },
+    });
+    expect(set.status).toBe(200);
+    const as = h.fake.actAsUser(granter);
+    const role = await as.createRole(g, { name: 'Enforcers', permissions: PermissionFlagsBits.BanMembers.toString() });
+    await as.editMember(g, ids.member, { roles: [role.id] });
+    await waitFor(() => !guildState().members.get(granter)?.roles.includes(granterRole));
+    const [event] = await waitFor(
+      async () => (await responses()).filter((e) => e.target === granter),
+      (events) => events.length > 0,
+    );
+    expect(event.data).toMatchObject({
+      detected: { kind: 'dangerousGrant', count: 2, limit: { count: 2, seconds: 60 } },
+      rolesRemoved: [granterRole],
+    });
+    expect(event.data.detected.entries).toHaveLength(2);
   });
 });

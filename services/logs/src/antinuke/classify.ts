@@ -1,4 +1,4 @@
-import type { AntinukeKind } from '@guildhall/shared';
+import type { AntinukeKind, PlatformApi } from '@guildhall/shared';
 import {
   type APIAuditLogChange,
   AuditLogEvent,
@@ -51,14 +51,26 @@ function change(entry: GatewayGuildAuditLogEntryCreateDispatchData, key: string)
   return entry.changes?.find((c) => c.key === key);
 }
 
-/** Whether a MEMBER_ROLE_UPDATE adds a role whose stored snapshot carries a dangerous permission. */
-async function addsDangerousRole(entry: GatewayGuildAuditLogEntryCreateDispatchData): Promise<boolean> {
+/**
+ * Whether a MEMBER_ROLE_UPDATE adds a role carrying a dangerous permission: from the role's snapshot, else (a role
+ * created moments ago whose dispatch the journal consumer has not stored yet) from the platform's role list.
+ */
+async function addsDangerousRole(
+  platform: PlatformApi,
+  entry: GatewayGuildAuditLogEntryCreateDispatchData,
+): Promise<boolean> {
   const added = change(entry, '$add')?.new_value;
   if (!Array.isArray(added)) return false;
+  let live: Map<string, string> | undefined;
   for (const role of added as Array<{ id?: unknown }>) {
     if (typeof role?.id !== 'string') continue;
     const snapshot = await getSnapshot(entry.guild_id, 'role', role.id);
-    if (snapshot && isDangerous(snapshot.data.permissions)) return true;
+    if (snapshot) {
+      if (isDangerous(snapshot.data.permissions)) return true;
+      continue;
+    }
+    live ??= new Map((await platform.guilds.getRoles(entry.guild_id)).map((r) => [r.id, r.permissions]));
+    if (isDangerous(live.get(role.id))) return true;
   }
   return false;
 }
@@ -66,9 +78,12 @@ async function addsDangerousRole(entry: GatewayGuildAuditLogEntryCreateDispatchD
 /**
  * The anti-nuke kind an audit entry counts as, or null: channel/thread delete, role delete, ban, kick, webhook
  * create; `dangerousGrant` for a role created with a dangerous permission, a role update whose `permissions` gained
- * one, or a member role update adding a role that carries one (from the role's snapshot).
+ * one, or a member role update adding a role that carries one.
  */
-export async function antinukeKindOf(entry: GatewayGuildAuditLogEntryCreateDispatchData): Promise<AntinukeKind | null> {
+export async function antinukeKindOf(
+  platform: PlatformApi,
+  entry: GatewayGuildAuditLogEntryCreateDispatchData,
+): Promise<AntinukeKind | null> {
   const direct = BY_ACTION[entry.action_type];
   if (direct) return direct;
   if (entry.action_type === AuditLogEvent.RoleCreate || entry.action_type === AuditLogEvent.RoleUpdate) {
@@ -78,6 +93,6 @@ export async function antinukeKindOf(entry: GatewayGuildAuditLogEntryCreateDispa
     return (gained & DANGEROUS_PERMISSIONS) !== 0n ? 'dangerousGrant' : null;
   }
   if (entry.action_type === AuditLogEvent.MemberRoleUpdate)
-    return (await addsDangerousRole(entry)) ? 'dangerousGrant' : null;
+    return (await addsDangerousRole(platform, entry)) ? 'dangerousGrant' : null;
   return null;
 }

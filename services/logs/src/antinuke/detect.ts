@@ -51,7 +51,7 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
   if (!actor || actor === deps.botUserId) return;
   const settings = await loadAntinukeSettings(guild);
   if (!settings.enabled || settings.exemptUsers.includes(actor)) return;
-  const kind = await antinukeKindOf(entry);
+  const kind = await antinukeKindOf(deps.platform, entry);
   const limit = kind && settings.limits[kind];
   if (!kind || !limit) return;
   const at = snowflakeTime(entry.id);
