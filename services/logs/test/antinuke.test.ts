@@ -1,5 +1,5 @@
 import { FAKE_BOT_USER_ID, sampleGuild } from '@guildhall/platform-simulator';
-import { newSnowflake } from '@guildhall/shared';
+import { type FeaturesReply, newSnowflake, RPC } from '@guildhall/shared';
 import { quietBusState, type ServiceHarness, startServiceHarness, waitFor } from '@guildhall/testkit';
 import { AuditLogEvent, ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { watchAuditEntry } from '../src/antinuke/detect';
@@ -140,6 +140,12 @@ describe('anti-nuke settings', () => {
       limits: { channelDelete: { count: 3, seconds: 10 }, kick: null, roleDelete: { count: 3, seconds: 10 } },
       exemptRoles: [trustedRole],
       exemptUsers: [],
+    });
+    const features = await h.peer.request<FeaturesReply>(RPC.features('logs'), { guild: g }, 2000);
+    expect(features.features.find((f) => f.feature === 'antinuke')).toEqual({
+      feature: 'antinuke',
+      state: 'partial',
+      note: 'Anti-nuke watches 5 of 6 kinds of action',
     });
     const change = await waitFor(
       () => journal('kind=settings_update'),
