@@ -41,10 +41,17 @@ seed.members?.push(
 /** Five channels per burst: the nuker's, the exempt member's, the bot's. */
 const channels = { nuker: [] as string[], trusted: [] as string[], bot: [] as string[] };
 for (const [who, list] of Object.entries(channels)) {
-  for (let i = 0; i < 5; i++) {
-    const id = newSnowflake();
-    list.push(id);
-    seed.channels?.push({ id, type: ChannelType.GuildText, name: `${who}-${i}`, position: 10 + i });
+  for (let i = 0; i < 5; i++) list.push(newSnowflake());
+  for (const [i, id] of list.entries()) {
+    // The nuker's second channel is a category holding the first (deleted first, as a nuker deletes children).
+    const category = who === 'nuker' && i === 1;
+    seed.channels?.push({
+      id,
+      type: category ? ChannelType.GuildCategory : ChannelType.GuildText,
+      name: `${who}-${i}`,
+      position: 10 + i,
+      ...(who === 'nuker' && i === 0 ? { parent_id: list[1] } : {}),
+    });
   }
 }
 
@@ -211,6 +218,10 @@ describe('anti-nuke response', () => {
     const names = [...guildState().channels.values()].map((c) => c.name);
     for (let i = 0; i < 5; i++) expect(names).toContain(`nuker-${i}`);
     for (const u of undone) expect(guildState().channels.has(u.undoneAs)).toBe(true);
+    const recreated = [...guildState().channels.values()];
+    const category = recreated.find((c) => c.name === 'nuker-1');
+    expect(category?.type).toBe(ChannelType.GuildCategory);
+    expect(recreated.find((c) => c.name === 'nuker-0')?.parent_id).toBe(category?.id);
     const deletes = await journal(`kind=channel_delete&actor=${nuker}`);
     expect(deletes.every((e) => e.undoneBy)).toBe(true);
     expect((await api('POST', `/journal/${event.id}/undo`, {})).status).toBe(409);

@@ -7,7 +7,7 @@ import {
   permissionBits,
   platformProblem,
 } from '@guildhall/shared';
-import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
+import { ChannelType, type RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { burstEvents } from '../antinuke/burstEvents';
 import { getSnapshot } from '../snapshots/snapshots';
 import { type EventRow, JournalEventModel, undoLeases } from './model';
@@ -75,7 +75,7 @@ interface BurstUndo {
 
 /**
  * Undoes, oldest first, every event of an `antinuke_response`'s burst (`burstEvents`) that is undoable and not
- * undone yet, each with `undoOne` (so each is claimed and marked like a single undo). Returns what each did; 409
+ * undone yet (categories first), each with `undoOne` (so each is claimed and marked like a single undo). Returns what each did; 409
  * when the burst holds nothing to undo, 502 when every undo failed (the response stays undoable for a retry).
  */
 async function undoBurst(response: EventRow, undoOne: (id: string) => Promise<EventRow>): Promise<BurstUndo[]> {
@@ -83,6 +83,10 @@ async function undoBurst(response: EventRow, undoOne: (id: string) => Promise<Ev
     (e) => e.kind !== 'antinuke_response' && (UNDOABLE_KINDS as readonly string[]).includes(e.kind) && !e.undoneAt,
   );
   if (!undoable.length) throw conflict(`The burst of journal event ${response._id} holds nothing left to undo`);
+  // Categories first, so the channels deleted with them are re-created inside the re-created category.
+  const isCategory = (e: EventRow) =>
+    (e.data.channel as { type?: unknown } | null | undefined)?.type === ChannelType.GuildCategory;
+  undoable.sort((a, b) => Number(isCategory(b)) - Number(isCategory(a)));
   const results: BurstUndo[] = [];
   for (const event of undoable) {
     try {
@@ -138,8 +142,9 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
         if (channel[field] !== undefined && channel[field] !== null) body[field] = channel[field];
       }
       if (typeof body.parent_id === 'string') {
-        const parent = await getSnapshot(event.guild, 'channel', body.parent_id);
-        if (!parent || parent.deleted) delete body.parent_id;
+        const parent = await currentParent(event.guild, body.parent_id);
+        if (parent) body.parent_id = parent;
+        else delete body.parent_id;
       }
       const created = await call(
         () => platform.guilds.createChannel(event.guild, body as RESTPostAPIGuildChannelJSONBody, { reason }),
@@ -148,6 +153,22 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
       return created.id;
     }
   }
+}
+
+/**
+ * The category a re-created channel goes into: `parent` while it exists, else the category re-created by the undo
+ * of its own deletion, else null.
+ */
+async function currentParent(guild: string, parent: string): Promise<string | null> {
+  const snapshot = await getSnapshot(guild, 'channel', parent);
+  if (snapshot && !snapshot.deleted) return parent;
+  const recreated = await JournalEventModel.findOne({
+    guild,
+    kind: 'channel_delete',
+    target: parent,
+    undoneAs: { $ne: null },
+  }).lean<EventRow>();
+  return recreated?.undoneAs ?? null;
 }
 
 async function call<T>(fn: () => Promise<T>, what: string): Promise<T> {
