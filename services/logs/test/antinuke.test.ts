@@ -168,6 +168,9 @@ describe('anti-nuke response', () => {
     await settled(trusted, channels.trusted);
     expect(await responses()).toEqual([]);
     expect(guildState().members.get(trusted)?.roles).toEqual([trustedRole]);
+    // Standing is read once, at the limit; the rest of the burst joins the exempt incident.
+    const reads = h.fake.callsTo('GET', '/guilds/{guild_id}/members/{user_id}').filter((c) => c.path.endsWith(trusted));
+    expect(reads).toHaveLength(1);
   });
 
   it("never counts the bot's own deletes", async () => {

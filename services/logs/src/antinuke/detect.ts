@@ -1,12 +1,4 @@
-import {
-  type AntinukeKind,
-  isDuplicateKey,
-  LEASE_MS,
-  Leases,
-  newSnowflake,
-  type PlatformApi,
-  snowflakeTime,
-} from '@guildhall/shared';
+import { isDuplicateKey, LEASE_MS, Leases, newSnowflake, type PlatformApi, snowflakeTime } from '@guildhall/shared';
 import type { GatewayGuildAuditLogEntryCreateDispatchData } from 'discord-api-types/v10';
 import { JournalEventModel } from '../journal/model';
 import type { Journal } from '../journal/recordEvent';
@@ -82,17 +74,9 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
     .lean<Array<{ _id: string }>>();
   if (burst.length < limit.count) return;
   const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
-  if (standing.owner || standing.member?.roles.some((r) => settings.exemptRoles.includes(r))) return;
-  const opened = await openIncident(
-    guild,
-    actor,
-    kind,
-    limit,
-    burst.length,
-    burst.map((a) => a._id),
-    at,
-    windowMs,
-  );
+  const exempt = standing.owner || (standing.member?.roles.some((r) => settings.exemptRoles.includes(r)) ?? false);
+  const fresh = { guild, actor, kind, limit, count: burst.length, entries: burst.map((a) => a._id), exempt };
+  const opened = await openIncident(fresh, at, windowMs);
   const incident = opened ?? (await joinIncident(guild, actor, entry.id, at, windowMs));
   if (incident && !incident.respondedAt) await respond(deps, incident, settings);
 }
@@ -123,33 +107,25 @@ async function joinIncident(
 
 /**
  * Opens an incident for the actor unless one is open (an atomic upsert over a closed or missing one: of several
- * replicas racing, one opens it, the others get null and join). The opener holds its lease.
+ * replicas racing, one opens it, the others get null and join). An incident of an exempt actor (the owner, a
+ * holder of an exempt role) is opened already answered, so the rest of their burst joins it without asking the
+ * platform again and nothing is done.
  */
 async function openIncident(
-  guild: string,
-  actor: string,
-  kind: AntinukeKind,
-  limit: { count: number; seconds: number },
-  count: number,
-  entries: string[],
+  fresh: Pick<IncidentRow, 'guild' | 'actor' | 'kind' | 'limit' | 'count' | 'entries' | 'exempt'>,
   at: Date,
   windowMs: number,
 ): Promise<IncidentRow | null> {
   try {
     return await AntinukeIncidentModel.findOneAndUpdate(
-      { _id: `${guild}:${actor}`, openUntil: { $lt: at } },
+      { _id: `${fresh.guild}:${fresh.actor}`, openUntil: { $lt: at } },
       {
         $set: {
+          ...fresh,
           incident: newSnowflake(),
-          guild,
-          actor,
-          kind,
-          count,
-          limit,
-          entries,
           lastAt: at,
           openUntil: new Date(at.getTime() + windowMs),
-          respondedAt: null,
+          respondedAt: fresh.exempt ? new Date() : null,
           lease: null,
         },
       },

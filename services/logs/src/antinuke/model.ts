@@ -71,8 +71,9 @@ export const AntinukeActionModel =
  * The open incident of one actor (`_id` = `<guild>:<actor>`): the burst being answered. `incident` identifies it
  * (the dedupe key of its `antinuke_response` event is `antinuke:<incident>`); `entries` are the audit entry ids of the
  * burst (later actions of the actor join it until `openUntil`: the window of the newest action's kind after it);
- * `lastAt` is the time of its newest action. `lease` is held while the response runs; `respondedAt` is set
- * once its journal event is stored (an incident whose responder died is taken over when the lease lapses).
+ * `lastAt` is the time of its newest action; `exempt` marks the burst of an actor never acted on (the owner, an
+ * exempt role). `lease` is held while the response runs; `respondedAt` is set once its journal event is stored
+ * (at once for an exempt actor); an incident whose responder died is taken over when the lease lapses.
  */
 export interface IncidentRow {
   _id: string;
@@ -85,6 +86,7 @@ export interface IncidentRow {
   entries: string[];
   lastAt: Date;
   openUntil: Date;
+  exempt: boolean;
   respondedAt: Date | null;
   lease: Lease | null;
 }
@@ -101,6 +103,7 @@ const incidentSchema = new Schema<IncidentRow>(
     entries: { type: [String], default: [] },
     lastAt: { type: Date, required: true },
     openUntil: { type: Date, required: true },
+    exempt: { type: Boolean, default: false },
     respondedAt: { type: Date, default: null },
     lease: leasePath,
   },
