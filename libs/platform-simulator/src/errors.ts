@@ -36,6 +36,7 @@ export const errors = {
   unknownRole: unknown(10011, 'Role'),
   unknownUser: unknown(10013, 'User'),
   unknownEmoji: unknown(10014, 'Emoji'),
+  unknownWebhook: unknown(10015, 'Webhook'),
   unknownBan: unknown(10026, 'Ban'),
   unknownSticker: unknown(10060, 'Sticker'),
   missingPermissions: () => new DiscordError(403, 50013, 'Missing Permissions'),

@@ -153,6 +153,7 @@ export function buildGuildState(seed: SeedGuild, state: PlatformState): FakeGuil
     bans: new Map((seed.bans ?? []).map((b) => [b.user.id, { user: fullUser(b.user), reason: b.reason ?? null }])),
     emojis: new Map((seed.emojis ?? []).map((e) => [e.id, fullEmoji(e)])),
     stickers: new Map((seed.stickers ?? []).map((s) => [s.id, fullSticker(s, seed.id)])),
+    webhooks: new Map(),
     messages: new Map(),
     threadMembers: new Map(channels.filter(isThread).map((t) => [t.id, new Set<string>()])),
     auditLog: (seed.audit_log_entries ?? []).map((e) => ({ target_id: null, user_id: null, ...e })),

@@ -342,6 +342,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     dispatch(guildId, t, d) {
       state.emit(guildId, t, d);
     },
+    onDispatch: (listener) => state.onDispatch(listener),
     seedUser(user: SeedUser) {
       const { guilds: _guilds, scope: _scope, ...fields } = user;
       state.oauthUsers.set(user.id, user);

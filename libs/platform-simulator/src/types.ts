@@ -10,6 +10,7 @@ import type {
   APISticker,
   APIThreadMetadata,
   APIUser,
+  APIWebhook,
   ChannelType,
   GuildPremiumTier,
   RESTAPIPartialCurrentUserGuild,
@@ -126,6 +127,8 @@ export interface FakeGuildState {
   bans: Map<string, APIBan>;
   emojis: Map<string, APIEmoji>;
   stickers: Map<string, APISticker>;
+  /** Incoming webhooks by id. */
+  webhooks: Map<string, APIWebhook>;
   /** Messages per channel id, oldest first. */
   messages: Map<string, APIMessage[]>;
   /** Thread member user ids per thread id. */
@@ -179,6 +182,11 @@ export interface FakePlatform {
    * platform emitted it; the live state is not changed (see `playGuildDay`).
    */
   dispatch<E extends DispatchName>(guildId: string, t: E, d: DispatchData<E>): void;
+  /**
+   * Calls `listener` with every dispatch the platform emits (any guild, before intent filtering), in emission order,
+   * as the bridge would receive it; returns the unsubscribe function.
+   */
+  onDispatch(listener: (guildId: string, t: DispatchName, d: unknown) => void): () => void;
   /** Adds an OAuth2 user; returns an authorization code the token endpoint accepts, and its access token. */
   seedUser(user: SeedUser): { accessToken: string; code: string };
   guild(id: string): FakeGuildState | undefined;

@@ -2,6 +2,7 @@ import {
   type APIChannel,
   type APIMessage,
   type APIRole,
+  type APIWebhook,
   type RESTPatchAPIChannelJSONBody,
   type RESTPatchAPIGuildMemberJSONBody,
   type RESTPostAPIChannelMessageJSONBody,
@@ -60,6 +61,8 @@ export interface UserActions {
   createRole(guildId: string, body: RESTPostAPIGuildRoleJSONBody, reason?: string): Promise<APIRole>;
   deleteRole(guildId: string, roleId: string, reason?: string): Promise<void>;
   deleteEmoji(guildId: string, emojiId: string, reason?: string): Promise<void>;
+  /** Creates an incoming webhook in a channel (WEBHOOKS_UPDATE, audit 50). */
+  createWebhook(channelId: string, name: string, reason?: string): Promise<APIWebhook>;
   /** MESSAGE_REACTION_ADD; `emoji` is a unicode emoji or `name:id`. */
   react(channelId: string, messageId: string, emoji: string): Promise<void>;
   /** MESSAGE_REACTION_REMOVE of the user's own reaction. */
@@ -112,6 +115,8 @@ export function userActions(perform: (call: UserCall) => Promise<unknown>): User
       none(request('DELETE', Routes.guildRole(guildId, roleId), undefined, reason)),
     deleteEmoji: (guildId, emojiId, reason) =>
       none(request('DELETE', Routes.guildEmoji(guildId, emojiId), undefined, reason)),
+    createWebhook: async (channelId, name, reason) =>
+      (await request('POST', Routes.channelWebhooks(channelId), { name }, reason)) as APIWebhook,
     react: (channelId, messageId, emoji) =>
       none(request('PUT', Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)))),
     unreact: (channelId, messageId, emoji) =>

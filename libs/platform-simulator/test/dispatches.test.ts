@@ -46,6 +46,7 @@ describe('simulator: REST mutations emit the dispatches and audit entries Discor
         GatewayIntentBits.GuildExpressions |
         GatewayIntentBits.GuildMessages |
         GatewayIntentBits.GuildMessageReactions |
+        GatewayIntentBits.GuildWebhooks |
         GatewayIntentBits.MessageContent,
       rest,
     });
@@ -185,6 +186,34 @@ describe('simulator: REST mutations emit the dispatches and audit entries Discor
     await waitFor(() => audits(AuditLogEvent.ChannelDelete)[0]);
     expect(of('CHANNEL_DELETE').map((p) => p.d.id)).toEqual([seed.ids.modLog]);
     expect(audits(AuditLogEvent.ChannelDelete)[0].d.user_id).toBe(seed.ids.admin);
+  });
+
+  it('webhooks: create/delete need Manage Webhooks -> WEBHOOKS_UPDATE + audit 50/52 with type, name, channel', async () => {
+    await expect(fake.actAsUser(seed.ids.support).createWebhook(seed.ids.general, 'x')).rejects.toMatchObject({
+      code: 50013,
+    });
+    const admin = fake.actAsUser(seed.ids.admin);
+    const hook = await admin.createWebhook(seed.ids.general, 'Deploys', 'ci');
+    expect(hook).toMatchObject({ type: 1, name: 'Deploys', channel_id: seed.ids.general, guild_id: seed.id });
+    expect(typeof hook.token).toBe('string');
+    await waitFor(() => audits(AuditLogEvent.WebhookCreate)[0]);
+    expect(of('WEBHOOKS_UPDATE').map((p) => p.d)).toEqual([{ guild_id: seed.id, channel_id: seed.ids.general }]);
+    expect(audits(AuditLogEvent.WebhookCreate)[0].d).toMatchObject({
+      user_id: seed.ids.admin,
+      target_id: hook.id,
+      reason: 'ci',
+      changes: [
+        { key: 'type', new_value: 1 },
+        { key: 'name', new_value: 'Deploys' },
+        { key: 'channel_id', new_value: seed.ids.general },
+      ],
+    });
+    expect(await admin.request('GET', Routes.channelWebhooks(seed.ids.general))).toEqual([hook]);
+    await admin.request('DELETE', Routes.webhook(hook.id));
+    await waitFor(() => audits(AuditLogEvent.WebhookDelete)[0]);
+    expect(audits(AuditLogEvent.WebhookDelete)[0].d.changes).toContainEqual({ key: 'name', old_value: 'Deploys' });
+    expect(await admin.request('GET', Routes.guildWebhooks(seed.id))).toEqual([]);
+    await expect(admin.createWebhook(seed.ids.category, 'x')).rejects.toMatchObject({ code: 50024 });
   });
 
   it('members join, react and leave: GUILD_MEMBER_ADD, MESSAGE_REACTION_ADD/REMOVE, GUILD_MEMBER_REMOVE without audit', async () => {

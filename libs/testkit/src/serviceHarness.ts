@@ -47,6 +47,11 @@ export interface ServiceHarnessOptions {
   structure?: boolean;
   /** The guild seeded into the fake platform (default: a fresh `sampleGuild()`). */
   seed?: SampleGuild;
+  /**
+   * Publish every dispatch the fake platform emits (members' actions through `fake.actAsUser`, the service's own
+   * REST calls) on the bus, in emission order, as the bridge does.
+   */
+  relayDispatches?: boolean;
   /** Default caller of `call`: a sample guild member (default `owner`) and a display name (default `user<last 4>`). */
   caller?: { as?: SampleCaller; name?: string };
 }
@@ -138,6 +143,12 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
   }
   const defaultCaller = seed.ids[options.caller?.as ?? 'owner'];
   let sequence = 0;
+  let relayed: Promise<void> = Promise.resolve();
+  const stopRelay = options.relayDispatches
+    ? fake.onDispatch((_guild, t, d) => {
+        relayed = relayed.then(() => h.dispatch(t, d));
+      })
+    : () => {};
   const h: ServiceHarness<BaseConfig & z.infer<z.ZodObject<E>>, S> = {
     fake,
     seed,
@@ -170,6 +181,8 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
       h.service = await startService(definition, env);
     },
     async close() {
+      stopRelay();
+      await relayed;
       await h.service.stop();
       await peer.close();
       await fake.close();

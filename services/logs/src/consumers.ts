@@ -1,4 +1,5 @@
 import { dispatchConsumer, eventConsumer, type Stoppable } from '@guildhall/shared';
+import { watchAuditEntry } from './antinuke/detect';
 import type { LogsContext } from './config';
 import { caseCreated, JOURNALLED_SERVICE_EVENTS, serviceEventToJournal } from './journal/fromServiceEvents';
 import { ingestPlatform, JOURNAL_DISPATCHES } from './journal/ingestPlatform';
@@ -26,7 +27,7 @@ async function botUser(ctx: LogsContext): Promise<string | null> {
 
 /**
  * Starts the durable consumers: message dispatches in batches (`logs-messages`), other platform dispatches one by
- * one in order (`logs-journal`), and other services' events (`logs-service-events`: moderation cases, every
+ * one in order (`logs-journal`), audit-log entries for anti-nuke (`logs-antinuke`), and other services' events (`logs-service-events`: moderation cases, every
  * service's `settings.updated`, community's `forum.status`).
  */
 export async function startConsumers(ctx: LogsContext, journal: Journal, opts: ConsumerOptions): Promise<Stoppable[]> {
@@ -40,6 +41,10 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
   const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), (msg) =>
     ingestPlatform(journal, botUserId, msg),
   );
+  const stopAntinuke = await ctx.bus.consume(
+    dispatchConsumer('logs-antinuke', ['GUILD_AUDIT_LOG_ENTRY_CREATE'] as const),
+    ({ data }) => watchAuditEntry({ platform: ctx.platform, journal, botUserId }, data.d),
+  );
   const stopServices = await ctx.bus.consume(
     eventConsumer('logs-service-events', JOURNALLED_SERVICE_EVENTS),
     async ({ data: event }) => {
@@ -51,5 +56,5 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
       } else await editCaseLog(ctx, event.data.case);
     },
   );
-  return [stopMessages, stopJournal, stopServices].map((stop) => ({ stop }));
+  return [stopMessages, stopJournal, stopAntinuke, stopServices].map((stop) => ({ stop }));
 }

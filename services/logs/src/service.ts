@@ -1,4 +1,5 @@
 import { archivePending, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { antinukeSettingsRoutes } from './antinuke/routes';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
 import { undoLeases } from './journal/model';
@@ -16,7 +17,7 @@ import { settingsRoutes } from './settings/routes';
 
 /**
  * The logs service: platform ingest, 7-day message store and search (with its attachments' archive), journal, log
- * settings and log embeds. Moves
+ * settings, log embeds and anti-nuke. Moves
  * claims stored under earlier field names (`undoing`, `claim`/`claimedAt`) to `lease` before starting.
  */
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
@@ -24,7 +25,12 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   env: logsEnv,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform);
-    return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx, directory)];
+    return [
+      ...settingsRoutes(ctx, directory),
+      ...messageRoutes(ctx, directory),
+      ...journalRoutes(ctx, directory),
+      ...antinukeSettingsRoutes(ctx),
+    ];
   },
   start: async (ctx) => {
     await undoLeases.adoptLegacy('undoing');

@@ -274,7 +274,10 @@ describe('log settings', () => {
     });
     expect((await api('GET', '/logs')).body.settings.ignoreBots).toBe(true);
     const features = await h.peer.request<any>(RPC.features('logs'), { guild: g }, 2000);
-    expect(features.features).toEqual([{ feature: 'logs', state: 'partial', note: expect.stringContaining('3 of 4') }]);
+    expect(features.features).toEqual([
+      { feature: 'logs', state: 'partial', note: expect.stringContaining('3 of 4') },
+      { feature: 'antinuke', state: 'off', note: 'Anti-nuke is off' },
+    ]);
     await api('PUT', '/logs', { ignoredChannels: [secret], ignoreBots: true, serverChannel: ids.modLog });
     expect((await h.peer.request<any>(RPC.features('logs'), { guild: g }, 2000)).features[0].state).toBe('on');
   });

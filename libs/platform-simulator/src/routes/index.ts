@@ -8,6 +8,7 @@ import { memberRoutes } from './members';
 import { messageRoutes } from './messages';
 import { reactionRoutes } from './reactions';
 import { threadRoutes } from './threads';
+import { webhookRoutes } from './webhooks';
 
 /** Every modelled operation, keyed by `METHOD /openapi/template`. */
 export const routes: RouteTable = {
@@ -20,4 +21,5 @@ export const routes: RouteTable = {
   ...interactionRoutes,
   ...gatewayRoutes,
   ...dmRoutes,
+  ...webhookRoutes,
 };

@@ -18,6 +18,7 @@ export const CAP_DESCRIPTIONS = {
   'messages.search': 'Search the last 7 days of messages',
   'journal.read': 'Read the journal',
   'journal.undo': 'Undo journal events (re-create deleted roles/channels, revert bans and timeouts)',
+  'antinuke.manage': 'Read and change anti-nuke settings (thresholds, exemptions, response)',
   'setup.manage': 'Read setup templates and apply them',
   'structure.read': 'Read roles and channels for selection widgets',
   'staff.manage': 'Set the capabilities of staff roles',

@@ -1,3 +1,4 @@
+import { antinukeRoutes } from './antinuke';
 import { billingRoutes } from './billing';
 import { communityRoutes } from './community';
 import { logRoutes } from './logs';
@@ -5,6 +6,7 @@ import { moderationRoutes } from './moderation';
 import type { ApiRoute } from './route';
 import { ticketRoutes } from './tickets';
 
+export * from './antinuke';
 export * from './billing';
 export * from './caps';
 export * from './common';
@@ -20,6 +22,7 @@ export const apiRoutes: ApiRoute[] = [
   ...Object.values(ticketRoutes),
   ...Object.values(moderationRoutes),
   ...Object.values(logRoutes),
+  ...Object.values(antinukeRoutes),
   ...Object.values(communityRoutes),
 ] as ApiRoute[];
 export * from './rpc';

@@ -234,9 +234,12 @@ export const logRoutes = {
     description:
       'Reverts one event on the platform and records it on the event (`undoneBy` = caller, `undoneAt`, `undoneAs`). ' +
       'Undoable kinds: `role_delete` (the role is re-created from the stored snapshot: name, color, permissions, hoist, ' +
-      'mentionable; `undoneAs` = new role id), `channel_delete` (re-created with name, type, topic, parent, position, ' +
-      'overwrites, nsfw, slowmode; `undoneAs` = new channel id), `member_ban` (unban; `undoneAs` = `unban`), ' +
-      '`member_timeout` (timeout lifted; `undoneAs` = `timeout_removed`). 404 unknown event; 409 already undone, ' +
+      "mentionable; `undoneAs` = new role id), `channel_delete` (re-created with name, type, topic, parent (or the parent's copy " +
+      're-created by an undo), position, overwrites, nsfw, slowmode; `undoneAs` = new channel id), `member_ban` ' +
+      '(unban; `undoneAs` = `unban`), `member_timeout` (timeout lifted; `undoneAs` = `timeout_removed`), ' +
+      '`antinuke_response` (every undoable event of its burst not undone yet, categories first, each marked as if ' +
+      'undone alone; `undoneAs` = `burst: <n> of <m> undone`, per-event results in `data.undo`; 409 when nothing ' +
+      'is left to undo, 502 when every one failed). 404 unknown event; 409 already undone, ' +
       'undo in progress, or a kind that cannot be undone; 502 when the platform refuses (its code and message in ' +
       '`platform`).',
     params: z.strictObject({ guild: Snowflake, event: Snowflake }),

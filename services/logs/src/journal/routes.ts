@@ -8,7 +8,7 @@ import { undoEvent } from './undoEvent';
 
 /**
  * GET /journal (message events only of channels the caller can view; none when community does not answer) and
- * POST /journal/{event}/undo (a lifted ban or timeout also emits `journal.undone`).
+ * POST /journal/{event}/undo (every lifted ban or timeout, also one of an anti-nuke burst, emits `journal.undone`).
  */
 export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
   const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
@@ -19,17 +19,17 @@ export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): Ro
     }),
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
-      const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason);
-      if ((undone.kind === 'member_ban' || undone.kind === 'member_timeout') && undone.target) {
+      const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason, async (event) => {
+        if ((event.kind !== 'member_ban' && event.kind !== 'member_timeout') || !event.target) return;
         const lifted: JournalUndoneEvent = {
-          event: undone._id,
-          kind: undone.kind,
-          target: undone.target,
+          event: event._id,
+          kind: event.kind,
+          target: event.target,
           undoneBy: identity.sub,
           undoneByName: identity.name,
         };
         await ctx.outbox.emit(params.guild, 'journal.undone', lifted);
-      }
+      });
       return toJournalEvent(undone);
     }),
   ];

@@ -1,15 +1,34 @@
-import { conflict, liftTimeout, notFound, type PlatformApi, permissionBits, platformProblem } from '@guildhall/shared';
-import type { RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
+import {
+  conflict,
+  HttpProblem,
+  liftTimeout,
+  notFound,
+  type PlatformApi,
+  permissionBits,
+  platformProblem,
+} from '@guildhall/shared';
+import { ChannelType, type RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
+import { burstEvents } from '../antinuke/burstEvents';
 import { getSnapshot } from '../snapshots/snapshots';
 import { type EventRow, JournalEventModel, undoLeases } from './model';
 
-/** Kinds `undoEvent` can revert. */
-export const UNDOABLE_KINDS = ['role_delete', 'channel_delete', 'member_ban', 'member_timeout'] as const;
+/** Kinds `undoEvent` can revert (an `antinuke_response` by reverting its burst). */
+export const UNDOABLE_KINDS = [
+  'role_delete',
+  'channel_delete',
+  'member_ban',
+  'member_timeout',
+  'antinuke_response',
+] as const;
+
+/** Called with every event an undo reverted (the burst's events too, for an `antinuke_response`). */
+export type OnUndone = (event: EventRow) => Promise<void>;
 
 /**
  * Reverts journal event `id` of `guild` on the platform (see the route's description for what each kind does) and
  * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`lease`), so two callers never both act;
  * an undo whose process died may be retried once its claim lapses.
+ * An `antinuke_response` is undone by undoing every undoable event of its burst not undone yet (`undoBurst`).
  * Throws 404 (unknown), 409 (not undoable, already undone, in progress, no snapshot), 502 (platform refused).
  */
 export async function undoEvent(
@@ -18,6 +37,7 @@ export async function undoEvent(
   id: string,
   by: string,
   reason: string,
+  onUndone: OnUndone = async () => {},
 ): Promise<EventRow> {
   const event = await JournalEventModel.findOne({ _id: id, guild }).lean<EventRow>();
   if (!event) throw notFound(`Journal event ${id} does not exist in this guild`);
@@ -28,15 +48,59 @@ export async function undoEvent(
   const claim = await undoLeases.claim({ _id: id, undoneAt: null });
   if (!claim) throw conflict(`Journal event ${id} is being undone or was already undone`);
   let undoneAs: string;
+  let results: BurstUndo[] | undefined;
   try {
-    undoneAs = await revert(platform, claim.row, reason);
+    if (claim.row.kind === 'antinuke_response') {
+      results = await undoBurst(claim.row, (event) => undoEvent(platform, guild, event, by, reason, onUndone));
+      undoneAs = `burst: ${results.filter((r) => r.undoneAs).length} of ${results.length} undone`;
+    } else undoneAs = await revert(platform, claim.row, reason);
   } catch (err) {
     await undoLeases.release(id, claim.lease);
     throw err;
   }
-  const done = await undoLeases.release(id, claim.lease, { $set: { undoneBy: by, undoneAt: new Date(), undoneAs } });
+  const set = { undoneBy: by, undoneAt: new Date(), undoneAs, ...(results ? { 'data.undo': results } : {}) };
+  const done = await undoLeases.release(id, claim.lease, { $set: set });
   if (!done) throw conflict(`Journal event ${id} was taken over by another undo while it was being undone`);
+  if (!results) await onUndone(done);
   return done;
+}
+
+/** What undoing one event of a burst did: its new id / `unban` (`undoneAs`), or why it failed (`error`). */
+interface BurstUndo {
+  event: string;
+  kind: string;
+  undoneAs: string | null;
+  error: string | null;
+}
+
+/**
+ * Undoes, oldest first, every event of an `antinuke_response`'s burst (`burstEvents`) that is undoable and not
+ * undone yet (categories first), each with `undoOne` (so each is claimed and marked like a single undo). Returns what each did; 409
+ * when the burst holds nothing to undo, 502 when every undo failed (the response stays undoable for a retry).
+ */
+async function undoBurst(response: EventRow, undoOne: (id: string) => Promise<EventRow>): Promise<BurstUndo[]> {
+  const undoable = (await burstEvents(response)).filter(
+    (e) => e.kind !== 'antinuke_response' && (UNDOABLE_KINDS as readonly string[]).includes(e.kind) && !e.undoneAt,
+  );
+  if (!undoable.length) throw conflict(`The burst of journal event ${response._id} holds nothing left to undo`);
+  // Categories first, so the channels deleted with them are re-created inside the re-created category.
+  const isCategory = (e: EventRow) =>
+    (e.data.channel as { type?: unknown } | null | undefined)?.type === ChannelType.GuildCategory;
+  undoable.sort((a, b) => Number(isCategory(b)) - Number(isCategory(a)));
+  const results: BurstUndo[] = [];
+  for (const event of undoable) {
+    try {
+      const done = await undoOne(event._id);
+      results.push({ event: event._id, kind: event.kind, undoneAs: done.undoneAs, error: null });
+    } catch (err) {
+      if (!(err instanceof HttpProblem)) throw err;
+      results.push({ event: event._id, kind: event.kind, undoneAs: null, error: err.message });
+    }
+  }
+  if (results.every((r) => r.error)) {
+    throw new HttpProblem(502, `No event of the burst could be undone: ${results[0]?.error}`, {}, 'platform_refused');
+  }
+  return results;
 }
 
 async function revert(platform: PlatformApi, event: EventRow, reason: string): Promise<string> {
@@ -78,8 +142,9 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
         if (channel[field] !== undefined && channel[field] !== null) body[field] = channel[field];
       }
       if (typeof body.parent_id === 'string') {
-        const parent = await getSnapshot(event.guild, 'channel', body.parent_id);
-        if (!parent || parent.deleted) delete body.parent_id;
+        const parent = await currentParent(event.guild, body.parent_id);
+        if (parent) body.parent_id = parent;
+        else delete body.parent_id;
       }
       const created = await call(
         () => platform.guilds.createChannel(event.guild, body as RESTPostAPIGuildChannelJSONBody, { reason }),
@@ -88,6 +153,22 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
       return created.id;
     }
   }
+}
+
+/**
+ * The category a re-created channel goes into: `parent` while it exists, else the category re-created by the undo
+ * of its own deletion, else null.
+ */
+async function currentParent(guild: string, parent: string): Promise<string | null> {
+  const snapshot = await getSnapshot(guild, 'channel', parent);
+  if (snapshot && !snapshot.deleted) return parent;
+  const recreated = await JournalEventModel.findOne({
+    guild,
+    kind: 'channel_delete',
+    target: parent,
+    undoneAs: { $ne: null },
+  }).lean<EventRow>();
+  return recreated?.undoneAs ?? null;
 }
 
 async function call<T>(fn: () => Promise<T>, what: string): Promise<T> {

@@ -39,6 +39,28 @@ function messageText(d: Record<string, unknown>): string {
     .join('\n');
 }
 
+/** An anti-nuke alert: what was detected, what was done (or the platform's refusal), how to undo the burst. */
+function antinukeText(d: Record<string, unknown>): string {
+  const detected = (d.detected ?? {}) as {
+    kind?: string;
+    count?: number;
+    limit?: { count?: number; seconds?: number };
+  };
+  const entries = ((d.detected as { entries?: unknown[] } | undefined)?.entries ?? []).length;
+  const lines = [
+    `**Detected:** ${show(detected.count)} × ${show(detected.kind)} within ${show(detected.limit?.seconds)} s ` +
+      `(limit ${show(detected.limit?.count)}; ${entries} audit entries in the burst)`,
+  ];
+  const failure = d.failure as { message?: string; code?: number } | null | undefined;
+  if (d.response === 'timeout' && d.timeoutUntil) lines.push(`**Done:** timed out until ${show(d.timeoutUntil)}`);
+  if (d.response === 'strip_roles' && !failure) lines.push(`**Done:** removed roles ${roleList(d.rolesRemoved)}`);
+  if (Array.isArray(d.rolesKept) && d.rolesKept.length)
+    lines.push(`**Could not remove** (above the bot or managed): ${roleList(d.rolesKept)}`);
+  if (failure) lines.push(`**Failed:** ${clip(show(failure.message), 200)} (code ${show(failure.code)})`);
+  lines.push('Undo the burst with the journal undo of this event.');
+  return clip(lines.join('\n'), 900);
+}
+
 function describe(event: EventRow): string {
   const d = event.data;
   switch (event.kind) {
@@ -54,6 +76,8 @@ function describe(event: EventRow): string {
       return `${show(d.before)} → ${show(d.after)}`;
     case 'member_timeout':
       return d.until ? `Timed out until ${show(d.until)}` : 'Timeout lifted';
+    case 'antinuke_response':
+      return antinukeText(d);
     default: {
       const changes = d.changes as unknown;
       if (Array.isArray(changes) && changes.length && typeof changes[0] === 'string') {

@@ -1,4 +1,5 @@
 import {
+  ANTINUKE_KINDS,
   badRequest,
   type FeaturesReply,
   type FeaturesRequest,
@@ -8,6 +9,7 @@ import {
   Snowflake,
   type Stoppable,
 } from '@guildhall/shared';
+import { loadAntinukeSettings } from '../antinuke/settings';
 import type { LogsContext } from '../config';
 import { eventsAboutUser } from '../journal/listJournal';
 import { toJournalEvent } from '../journal/toJournalEvent';
@@ -44,13 +46,29 @@ export async function memberHistory(
   return { events: events.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
 }
 
-/** `RPC.features('logs')` {guild} -> feature `logs`: on (all four destinations set), partial (some), off (none). */
+/**
+ * `RPC.features('logs')` {guild} -> feature `logs`: on (all four destinations set), partial (some), off (none); and
+ * feature `antinuke`: on when enabled with every kind watched, partial when enabled with some, off otherwise.
+ */
 export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply> {
   if (!Snowflake.safeParse(req?.guild).success) throw badRequest('guild must be a snowflake');
-  const s = await loadSettings(req.guild);
+  const [s, antinuke] = await Promise.all([loadSettings(req.guild), loadAntinukeSettings(req.guild)]);
   const set = [s.messagesChannel, s.membersChannel, s.moderationChannel, s.serverChannel].filter(Boolean).length;
   const state = set === 4 ? 'on' : set === 0 ? 'off' : 'partial';
-  return { features: [{ feature: 'logs', state, note: `${set} of 4 log categories have a destination channel` }] };
+  const watched = ANTINUKE_KINDS.filter((k) => antinuke.limits[k]).length;
+  const guarded = !antinuke.enabled || watched === 0 ? 'off' : watched === ANTINUKE_KINDS.length ? 'on' : 'partial';
+  return {
+    features: [
+      { feature: 'logs', state, note: `${set} of 4 log categories have a destination channel` },
+      {
+        feature: 'antinuke',
+        state: guarded,
+        note: antinuke.enabled
+          ? `Anti-nuke watches ${watched} of ${ANTINUKE_KINDS.length} kinds of action`
+          : 'Anti-nuke is off',
+      },
+    ],
+  };
 }
 
 /** Registers the logs service's request-reply responders. */
