@@ -7,6 +7,9 @@ import { z } from 'zod';
  *   keep it current in between).
  * - `MEMBER_CACHE_MS`: how long a member fetched for RPC.access is reused (member dispatches invalidate it earlier).
  * - `ARCHIVE_POLL_MS`: how often due post archiving is looked for.
+ * - `JOB_POLL_MS`: how often each replica looks for pack jobs to run (a replica also starts the jobs it queues at once).
+ * - `JOB_LEASE_MS`: how long a replica's claim on a running pack job lasts without renewal (renewed while it runs);
+ *   after a crash another replica resumes the job once the claim lapsed.
  */
 export const communityEnv = {
   STRUCTURE_MAX_AGE_MS: z.coerce
@@ -16,6 +19,8 @@ export const communityEnv = {
     .default(10 * 60_000),
   MEMBER_CACHE_MS: z.coerce.number().int().min(0).default(15_000),
   ARCHIVE_POLL_MS: z.coerce.number().int().positive().default(15_000),
+  JOB_POLL_MS: z.coerce.number().int().positive().default(2_000),
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).default(60_000),
 };
 
 /** The community service's configuration: the shared base plus `communityEnv`. */

@@ -1,6 +1,8 @@
 import { bind, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
 import type { CommunityContext } from './config';
 import { setForumStatuses } from './forums/setForumStatuses';
+import { jobPath } from './jobs/enqueueJob';
+import { getJob } from './jobs/getJob';
 import { addPackItems } from './packs/addPackItems';
 import { createPack } from './packs/createPack';
 import { deleteItems } from './packs/deleteItems';
@@ -34,8 +36,9 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
     ),
     bind(r.getPacks, ({ params }) => listPacks(ctx, params.guild)),
     bind(r.createPack, ({ params, body, identity }) => createPack(ctx, params.guild, body.name, identity)),
-    bind(r.putPackSubscription, async ({ params, body, identity }) => {
-      await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
+    bind(r.putPackSubscription, async ({ params, body, identity, res }) => {
+      const job = await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
+      res.location(jobPath(params.guild, job));
       return undefined;
     }),
     bind(r.deletePackSubscription, ({ params, query, identity }) =>
@@ -45,10 +48,12 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
       await orderPackItems(params.guild, params.pack, body.ids);
       return undefined;
     }),
-    bind(r.addPackItems, async ({ params, body, identity }) => {
-      await addPackItems(ctx, params.guild, params.pack, body.ids, identity);
+    bind(r.addPackItems, async ({ params, body, identity, res }) => {
+      const job = await addPackItems(ctx, params.guild, params.pack, body.ids, identity);
+      res.location(jobPath(params.guild, job));
       return undefined;
     }),
+    bind(r.getPackJob, ({ params }) => getJob(params.guild, params.job)),
     bind(r.deleteItems, ({ params, query, body, identity }) =>
       deleteItems(ctx, params.guild, body.ids, query.preview ?? false, identity),
     ),

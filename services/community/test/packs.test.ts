@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sampleGuild } from '@guildhall/platform-simulator';
 import { StickerFormatType } from 'discord-api-types/v10';
+import { waitFor } from '@guildhall/testkit';
 import { type Harness, startHarness } from './harness';
 
 interface PacksView {
@@ -58,6 +59,19 @@ describe('community: packs and items', () => {
     await new Promise((resolve) => cdn.close(resolve));
   });
 
+  /** Waits until the job a 202 answer's `Location` names has ended; returns it. */
+  const jobOf = async (res: { status: number; headers: Headers }, guild: string) => {
+    expect(res.status).toBe(202);
+    const location = res.headers.get('location') ?? '';
+    expect(location).toMatch(new RegExp(`^/api/v1/servers/${guild}/jobs/[0-9]+$`));
+    const ended = await waitFor(
+      () => h.call('GET', location, { guild, caps: ['packs.manage'] }),
+      (r) => r.status === 200 && (r.body.state === 'done' || r.body.state === 'failed'),
+      10_000,
+    );
+    return ended.body as { state: string; total: number; done: number; failed: Array<{ name: string; code: number }> };
+  };
+
   const packsOf = async (guild: string) => {
     const res = await h.call('GET', `/api/v1/servers/${guild}/packs`, { guild, caps: ['packs.manage'] });
     expect(res.status).toBe(200);
@@ -92,7 +106,8 @@ describe('community: packs and items', () => {
     const add = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
       body: { ids: [ids.wave, ids.party, ids.dance, ids.sticker] },
     });
-    expect(add.status).toBe(204);
+    expect(add.body).toBeUndefined();
+    expect(await jobOf(add, h.seed.id)).toMatchObject({ state: 'done', total: 0, done: 0, failed: [] });
     const bad = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
       body: { ids: [ids.spare, '799999999999999999', ids.wave] },
     });
@@ -125,7 +140,7 @@ describe('community: packs and items', () => {
       guild: second.id,
       body: { contributes: false },
     });
-    expect(res.status).toBe(204);
+    expect(await jobOf(res, second.id)).toMatchObject({ state: 'done', total: 4, done: 4, failed: [] });
     const emojiCalls = h.fake.callsTo('POST', '/guilds/{guild_id}/emojis');
     expect(emojiCalls.map((c) => c.path)).toEqual([
       `/guilds/${second.id}/emojis`,
@@ -158,7 +173,7 @@ describe('community: packs and items', () => {
       guild: second.id,
       body: { contributes: true },
     });
-    expect(again.status).toBe(204);
+    expect(await jobOf(again, second.id)).toMatchObject({ state: 'done', total: 0 });
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/emojis')).toHaveLength(3);
     expect((await packsOf(second.id)).packs[0]?.contributes).toBe(true);
     h.fake.assertNoViolations();
@@ -219,7 +234,9 @@ describe('community: packs and items', () => {
     const path = `/api/v1/servers/${third.id}/packs/${packId}/subscription`;
     const as = { guild: third.id, caps: ['packs.manage'] };
     expect((await h.call('DELETE', path, as)).status).toBe(404);
-    expect((await h.call('PUT', path, { ...as, body: { contributes: false } })).status).toBe(204);
+    expect((await jobOf(await h.call('PUT', path, { ...as, body: { contributes: false } }), third.id)).state).toBe(
+      'done',
+    );
     const platform = h.fake.guild(third.id)!;
     const copied = platform.emojis.size + platform.stickers.size;
     expect(copied).toBeGreaterThan(0);
