@@ -59,6 +59,8 @@ export interface System {
   /** A second guild whose owner is `outsider`. */
   otherGuild: { id: string; owner: string };
   fake: FakePlatform;
+  /** The platform CDN the services read emoji and sticker images from. */
+  cdn: TestCdn;
   staff: JwksServer;
   google: JwksServer;
   apple: AppleChain;
@@ -111,19 +113,52 @@ async function freePortBase(): Promise<number> {
   }
 }
 
-async function startCdn(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * The platform CDN of the system: answers every image request with a 1x1 PNG. `hold(after)` lets `after` more
+ * requests through and keeps the next ones waiting until `release()` (a slow CDN, to catch a job halfway).
+ */
+export interface TestCdn {
+  url: string;
+  /** Image requests answered so far. */
+  served(): number;
+  hold(after: number): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+async function startCdn(): Promise<TestCdn> {
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
     'base64',
   );
+  let served = 0;
+  let limit = Number.POSITIVE_INFINITY;
+  const waiting: Array<() => void> = [];
   const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'image/png' });
-    res.end(png);
+    const answer = () => {
+      served++;
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(png);
+    };
+    if (served + waiting.length >= limit) waiting.push(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    served: () => served,
+    hold(after) {
+      limit = served + after;
+    },
+    release() {
+      limit = Number.POSITIVE_INFINITY;
+      for (const answer of waiting.splice(0)) answer();
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -251,6 +286,7 @@ export async function startSystem(
     dayStart,
     otherGuild: { id: other.ids.guild, owner: other.ids.owner },
     fake,
+    cdn,
     staff,
     google,
     apple,

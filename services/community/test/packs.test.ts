@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sampleGuild } from '@guildhall/platform-simulator';
-import { StickerFormatType } from 'discord-api-types/v10';
 import { waitFor } from '@guildhall/testkit';
+import { StickerFormatType } from 'discord-api-types/v10';
 import { type Harness, startHarness } from './harness';
 
 interface PacksView {
