@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sampleGuild } from '@guildhall/platform-simulator';
 import { waitFor } from '@guildhall/testkit';
 import { StickerFormatType } from 'discord-api-types/v10';
+import { SubscriptionModel, subscriptionId } from '../src/packs/model';
 import { type Harness, startHarness } from './harness';
 
 interface PacksView {
@@ -263,5 +264,53 @@ describe('community: packs and items', () => {
     });
     expect(owner.status).toBe(400);
     h.fake.assertNoViolations();
+  });
+
+  it('adopts the copy a run that died after the platform call left unrecorded, and lists refused items', async () => {
+    const fourth = sampleGuild();
+    h.fake.seedGuild(fourth);
+    const order = [ids.party, ids.dance, ids.sticker];
+    expect(
+      (await h.call('PUT', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, { body: { ids: order } })).status,
+    ).toBe(204);
+    const subId = subscriptionId(fourth.id, packId);
+    await SubscriptionModel.create({
+      _id: subId,
+      guild: fourth.id,
+      pack: packId,
+      owner: false,
+      position: 1,
+      contributes: false,
+      copies: [],
+      pending: { item: ids.party, at: new Date(Date.now() - 1000) },
+      createdAt: new Date(),
+    });
+    const orphan = await h.service.ctx.platform.guilds.createEmoji(fourth.id, {
+      name: 'party',
+      image: `data:image/png;base64,${Buffer.from('png').toString('base64')}`,
+    });
+    const before = h.fake.callsTo('POST', `/guilds/${fourth.id}/emojis`).length;
+    h.fake.failNext('POST', '/guilds/{guild_id}/stickers', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
+    const res = await h.call('PUT', `/api/v1/servers/${fourth.id}/packs/${packId}/subscription`, {
+      guild: fourth.id,
+      body: { contributes: false },
+    });
+    const job = await jobOf(res, fourth.id);
+    expect(job).toMatchObject({ state: 'done', total: 3, done: 2 });
+    expect(job.failed).toEqual([
+      { item: ids.sticker, name: 'hello', status: 403, code: 50013, message: 'Missing Permissions' },
+    ]);
+    const created = h.fake.callsTo('POST', `/guilds/${fourth.id}/emojis`).slice(before);
+    expect(created.map((c) => (c.body as { name: string }).name).sort()).toEqual(['dance']);
+    const sub = await SubscriptionModel.findById(subId).lean();
+    expect(sub?.copies).toContainEqual({ item: ids.party, id: orphan.id });
+    expect(sub?.pending).toBeNull();
+    expect([...(h.fake.guild(fourth.id)?.emojis.values() ?? [])].filter((e) => e.name === 'party')).toHaveLength(1);
+    const missing = await h.call('GET', `/api/v1/servers/${fourth.id}/jobs/1234567890123456789`, { guild: fourth.id });
+    expect(missing.status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { HttpProblem, snowflakeTime } from '@guildhall/shared';
+import { HttpProblem, platformFailure, snowflakeTime } from '@guildhall/shared';
 import type { APIEmoji, APISticker } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { itemImageUrl, rememberGuildItem } from './guildItems';
@@ -86,7 +86,8 @@ async function findUnrecordedCopy(
 /**
  * Copies pack item `item` into the guild of subscription `subId` on the platform, at most once ever: `held` when the
  * subscription already records a copy; otherwise a pending marker is stored before the platform call and replaced
- * by the copy's record after it, and a marker left by a run that died in between is resolved by finding that copy on
+ * by the copy's record after it (or cleared when the platform answered with a refusal), and a marker left by a run
+ * that died in between is resolved by finding that copy on
  * the platform (see `findUnrecordedCopy`) before creating anything. `gone` when the subscription no longer exists.
  * Platform refusals are thrown as the REST client's errors; an unreadable image as a 502 `HttpProblem`.
  */
@@ -109,7 +110,16 @@ export async function copyItem(
     }
   }
   await SubscriptionModel.updateOne({ _id: subId }, { $set: { pending: { item: item.id, at: new Date() } } });
-  const created = await createCopy(ctx, sub.guild, item, `Guildhall: pack ${packName}`);
+  let created: APIEmoji | APISticker;
+  try {
+    created = await createCopy(ctx, sub.guild, item, `Guildhall: pack ${packName}`);
+  } catch (err) {
+    // Image unreadable or a 4xx refusal: nothing was created. A lost call or a 5xx may have created it: keep the marker.
+    const status = platformFailure(err).status;
+    if (err instanceof HttpProblem || (status >= 400 && status < 500))
+      await SubscriptionModel.updateOne({ _id: subId }, { $set: { pending: null } });
+    throw err;
+  }
   await record(created.id as string);
   return 'copied';
 }
