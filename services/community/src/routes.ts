@@ -1,5 +1,6 @@
-import { bind, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
+import { bind, exportRoutes, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
 import type { CommunityContext } from './config';
+import { exportGuild } from './export/exportGuild';
 import { setForumStatuses } from './forums/setForumStatuses';
 import { jobPath } from './jobs/enqueueJob';
 import { getJob } from './jobs/getJob';
@@ -54,6 +55,7 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
       return undefined;
     }),
     bind(r.getPackJob, ({ params }) => getJob(params.guild, params.job)),
+    bind(exportRoutes.exportGuild, ({ params, identity, res }) => exportGuild(ctx, params.guild, identity, res)),
     bind(r.deleteItems, ({ params, query, body, identity }) =>
       deleteItems(ctx, params.guild, body.ids, query.preview ?? false, identity),
     ),

@@ -1,6 +1,7 @@
 import { type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
+import { logsExport } from './export';
 import { undoLeases } from './journal/model';
 import { Journal } from './journal/recordEvent';
 import { journalRoutes } from './journal/routes';
@@ -20,6 +21,7 @@ import { settingsRoutes } from './settings/routes';
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   name: 'logs',
   env: logsEnv,
+  exporter: () => logsExport,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform);
     return [...settingsRoutes(ctx, directory), ...messageRoutes(ctx, directory), ...journalRoutes(ctx)];

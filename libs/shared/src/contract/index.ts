@@ -1,5 +1,6 @@
 import { billingRoutes } from './billing';
 import { communityRoutes } from './community';
+import { exportRoutes } from './export';
 import { logRoutes } from './logs';
 import { moderationRoutes } from './moderation';
 import type { ApiRoute } from './route';
@@ -9,6 +10,7 @@ export * from './billing';
 export * from './caps';
 export * from './common';
 export * from './community';
+export * from './export';
 export * from './logs';
 export * from './moderation';
 export * from './route';
@@ -21,5 +23,6 @@ export const apiRoutes: ApiRoute[] = [
   ...Object.values(moderationRoutes),
   ...Object.values(logRoutes),
   ...Object.values(communityRoutes),
+  ...Object.values(exportRoutes),
 ] as ApiRoute[];
 export * from './rpc';

@@ -1,7 +1,8 @@
 /**
- * Pack jobs through the gateway, with the whole system in processes: a 50-item pack subscription answers 202 at
- * once, survives a kill -9 of community halfway (the CDN holds the 26th image until community is dead), and ends
- * with exactly 50 copies on the platform; the job's progress, bad ids and caps.
+ * Pack jobs and the guild export through the gateway, with the whole system in processes. Jobs: a 50-item pack
+ * subscription answers 202 at once, survives a kill -9 of community halfway (the CDN holds the 26th image until
+ * community is dead), and ends with exactly 50 copies on the platform; the job's progress, bad ids and caps.
+ * Export: every service's part of one guild as NDJSON, nothing of another guild, one export per window, caps.
  */
 
 import { sampleGuild } from '@guildhall/platform-simulator';
@@ -96,4 +97,69 @@ describe('pack jobs', () => {
     expectStatus(await member.get(location), 403);
     sys.fake.assertNoViolations();
   }, 120_000);
+});
+
+describe('guild export', () => {
+  it("streams the guild's cases, tickets with messages and transcript, and settings as NDJSON", async () => {
+    const maker = await signIn(source.ids.owner);
+    const lover = await signIn(target.ids.owner);
+    const base = `/api/v1/servers/${source.id}`;
+    expectStatus(await maker.patch(`${base}/tickets/settings`, { remindAfter: 24 }), 200);
+    const type = expectStatus(await maker.post(`${base}/tickets/types`, { name: 'Lamp help' }), 201).body.id;
+    expectStatus(await maker.post(`${base}/tickets/panel`, { channel: source.ids.general }), 200);
+    const ticket = expectStatus(await maker.post(`${base}/tickets`, { type, opener: source.ids.member }), 201).body;
+    await waitFor(
+      () => maker.get(`${base}/tickets/${ticket.number}`),
+      (r) => r.status === 200 && r.body.messages.length > 0,
+      15_000,
+    );
+    expectStatus(await maker.post(`${base}/tickets/${ticket.number}/close`, { reason: 'lamp fixed' }), 200);
+    const warn = { target: source.ids.member, action: 'warn', reason: 'lamp spam in #general' };
+    const made = expectStatus(await maker.post(`${base}/cases`, warn), 201).body;
+    const secret = { target: target.ids.member, action: 'warn', reason: 'a secret of the other guild' };
+    expectStatus(await lover.post(`/api/v1/servers/${target.id}/cases`, secret), 201);
+
+    const res = expectStatus(await maker.get(`${base}/export`), 200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="guildhall-[0-9]+-[0-9-]+\.ndjson"$/);
+    const lines = res.body as Array<{ type: string; service: string; data: Record<string, unknown> }>;
+    expect(lines[0]).toMatchObject({ type: 'export', service: 'community', data: { guild: source.id, format: 1 } });
+    expect(lines.at(-1)).toEqual({
+      type: 'end',
+      service: 'community',
+      data: { complete: true, records: lines.length - 2 },
+    });
+    const of = (type: string) => lines.filter((l) => l.type === type).map((l) => l.data);
+    expect(of('case')).toEqual([
+      expect.objectContaining({ case: expect.objectContaining({ number: made.number, reason: warn.reason }) }),
+    ]);
+    expect(of('ticket')).toEqual([expect.objectContaining({ number: ticket.number, status: 'closed' })]);
+    expect(of('ticket_message').length).toBeGreaterThan(0);
+    expect(of('ticket_message').every((m) => m.ticket === ticket.number)).toBe(true);
+    expect(String(of('transcript')[0]?.html)).toContain('<html');
+    expect(of('ticket_settings')).toEqual([expect.objectContaining({ guild: source.id, remindAfter: 24 })]);
+    expect(of('ticket_type').map((t) => t.name)).toEqual(['Lamp help']);
+    for (const settings of [
+      'moderation_settings',
+      'case_dm_settings',
+      'log_settings',
+      'transcript_settings',
+      'premium',
+    ])
+      expect(of(settings)).toHaveLength(1);
+    expect(of('pack').map((p) => p.name)).toEqual(['Lamps']);
+    expect(of('staff_role').length).toBeGreaterThan(0);
+    expect(new Set(lines.map((l) => l.service))).toEqual(
+      new Set(['community', 'moderation', 'tickets', 'logs', 'billing']),
+    );
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain(target.id);
+    expect(text).not.toContain(secret.reason);
+
+    const again = expectStatus(await maker.get(`${base}/export`), 429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    const member = await signIn(source.ids.member);
+    expectStatus(await member.get(`${base}/export`), 403);
+    expectStatus(await lover.get(`${base}/export`), 403);
+  }, 60_000);
 });
