@@ -80,7 +80,8 @@ export class ApiClient {
         const parsed = schema.safeParse(value);
         if (!parsed.success) {
           throw new Error(
-            `${method} ${path}: answer does not match ${contract.id}: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`,
+            `${method} ${path}: answer (${type}) does not match ${contract.id}: ` +
+              `${JSON.stringify(parsed.error.issues.slice(0, 3))} in ${JSON.stringify(value).slice(0, 200)}`,
           );
         }
       }

@@ -87,10 +87,9 @@ export async function exportGuild(
   await openExportWindow(guild, ctx.config.EXPORT_WINDOW_MS);
   const createdAt = new Date();
   const services: ServiceName[] = ['community', ...peers(ctx).map(([name]) => name)];
-  res
-    .status(200)
-    .type(NDJSON)
-    .attachment(`guildhall-${guild}-${createdAt.toISOString().slice(0, 10)}.ndjson`);
+  // attachment() sets a type from the file name's extension, so the NDJSON type is set after it.
+  res.status(200).attachment(`guildhall-${guild}-${createdAt.toISOString().slice(0, 10)}.ndjson`);
+  res.type(NDJSON);
   res.setHeader('cache-control', 'no-store');
   const line = (type: z.infer<typeof ExportLine>['type'], service: Exclude<ServiceName, 'gateway'>, data: object) =>
     writeChunk(res, `${JSON.stringify({ type, service, data })}\n`);
