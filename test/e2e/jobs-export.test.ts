@@ -87,6 +87,19 @@ describe('pack jobs', () => {
     expectStatus(await lover.get(`/api/v1/servers/${target.id}/jobs/${newSnowflake()}`), 404);
     expectStatus(await maker.get(`${base}/jobs/${jobId}`), 404);
     expectStatus(await member.get(location), 403);
+
+    expectStatus(await member.send('DELETE', subscription), 403);
+    const leaving = expectStatus(await lover.send('DELETE', subscription), 200);
+    expect(leaving.body).toMatchObject({ applied: true, conflicts: [] });
+    expect(leaving.body.lines).toHaveLength(50);
+    const removed = await waitFor(
+      () => lover.get(leaving.headers.get('location')!),
+      (r) => r.status === 200 && r.body.state === 'done',
+      30_000,
+    );
+    expect(removed.body).toMatchObject({ kind: 'pack.unsubscribe', total: 50, done: 50, failed: [] });
+    expect(sys.fake.guild(target.id)!.emojis.size).toBe(0);
+    expectStatus(await lover.send('DELETE', subscription), 404);
     sys.fake.assertNoViolations();
   }, 120_000);
 });

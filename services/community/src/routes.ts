@@ -42,9 +42,17 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
       res.location(jobPath(params.guild, job));
       return undefined;
     }),
-    bind(r.deletePackSubscription, ({ params, query, identity }) =>
-      unsubscribeFromPack(ctx, params.guild, params.pack, query.preview ?? false, identity),
-    ),
+    bind(r.deletePackSubscription, async ({ params, query, identity, res }) => {
+      const { result, job } = await unsubscribeFromPack(
+        ctx,
+        params.guild,
+        params.pack,
+        query.preview ?? false,
+        identity,
+      );
+      if (job) res.location(jobPath(params.guild, job));
+      return result;
+    }),
     bind(r.putPackItems, async ({ params, body }) => {
       await orderPackItems(params.guild, params.pack, body.ids);
       return undefined;

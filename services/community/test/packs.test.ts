@@ -61,8 +61,8 @@ describe('community: packs and items', () => {
   });
 
   /** Waits until the job a 202 answer's `Location` names has ended; returns it. */
-  const jobOf = async (res: { status: number; headers: Headers }, guild: string) => {
-    expect(res.status).toBe(202);
+  const jobOf = async (res: { status: number; headers: Headers }, guild: string, status = 202) => {
+    expect(res.status).toBe(status);
     const location = res.headers.get('location') ?? '';
     expect(location).toMatch(new RegExp(`^/api/v1/servers/${guild}/jobs/[0-9]+$`));
     const ended = await waitFor(
@@ -252,8 +252,8 @@ describe('community: packs and items', () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['query.preview']);
 
     const done = await h.call('DELETE', path, as);
-    expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ applied: true, conflicts: [] });
+    expect(await jobOf(done, third.id, 200)).toMatchObject({ state: 'done', total: copied, done: copied, failed: [] });
     expect(platform.emojis.size + platform.stickers.size).toBe(0);
     const view = await packsOf(third.id);
     expect(view.packs).toEqual([]);

@@ -147,8 +147,11 @@ export const AvailablePack = z
 
 /** A pack job's state: `queued` (not started), `running`, `done` (every unit handled), `failed` (stopped for good). */
 export const PACK_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
-/** What a pack job does: copy a pack into a newly subscribed guild, or copy added items into every subscriber. */
-export const PACK_JOB_KINDS = ['pack.subscribe', 'pack.add'] as const;
+/**
+ * What a pack job does: copy a pack into a newly subscribed guild, copy added items into every subscriber, or delete
+ * an unsubscribing guild's copies.
+ */
+export const PACK_JOB_KINDS = ['pack.subscribe', 'pack.add', 'pack.unsubscribe'] as const;
 export const PackJob = z
   .strictObject({
     id: Snowflake,
@@ -343,14 +346,16 @@ export const communityRoutes = {
     inSpec: false,
     summary: 'Unsubscribe from a pack, removing its copies',
     description:
-      "Deletes this guild's copies of the pack's items on the platform, then the subscription. With `preview=true` " +
-      'answers `{applied:false, lines, conflicts}` (one line per copy that would be deleted) and changes nothing. ' +
-      '404 when the guild is not subscribed; 400 for a pack the guild owns; 502 when the platform refuses a deletion ' +
-      '(copies deleted before stay deleted; call again to finish).',
+      "Queues a `pack.unsubscribe` job deleting this guild's copies of the pack's items on the platform, then the " +
+      'subscription, and answers `{applied:true, lines, conflicts}` (one line per copy it deletes) with ' +
+      '`Location: /api/v1/servers/{guild}/jobs/{id}` (see getPackJob). A copy the platform refuses to delete is ' +
+      'listed in the job’s `failed` items and the subscription stays (call again to finish). With `preview=true` ' +
+      'answers `{applied:false, lines, conflicts}` and changes nothing. 404 when the guild is not subscribed; 400 for ' +
+      'a pack the guild owns.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     query: z.strictObject({ preview: BooleanQuery.optional() }),
-    success: { status: 200, schema: ItemDeletionResult, description: 'What was (or would be) done' },
-    errors: [400, 404, 502],
+    success: { status: 200, schema: ItemDeletionResult, description: 'What is being (or would be) done' },
+    errors: [400, 404],
   }),
   putPackItems: defineRoute({
     id: 'putPackItems',
@@ -437,7 +442,8 @@ export const communityRoutes = {
     inSpec: false,
     summary: 'Progress of a pack job',
     description:
-      'A job queued by a pack subscription (`pack.subscribe`) or by adding items to a pack (`pack.add`), read from ' +
+      'A job queued by a pack subscription (`pack.subscribe`), by adding items to a pack (`pack.add`) or by ' +
+      'unsubscribing (`pack.unsubscribe`: units are copies to delete), read from ' +
       'MongoDB: `state` (`queued`, `running`, `done`: every unit handled, `failed`: stopped for good with `error`, ' +
       'e.g. the pack was deleted or the platform stayed unreachable), `total` units (items x target guilds), `done` ' +
       'units copied or already present, and `failed`: each item the platform refused with its HTTP `status`, JSON ' +

@@ -1,7 +1,15 @@
 import { HttpProblem, type Lease, Leases, type Poller, platformFailure, startPoller } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
 import { copyItem } from '../packs/copyItem';
-import { PackModel, type PackRow, SubscriptionModel, type SubscriptionRow, subscriptionId } from '../packs/model';
+import {
+  type PackItem,
+  PackModel,
+  type PackRow,
+  SubscriptionModel,
+  type SubscriptionRow,
+  subscriptionId,
+} from '../packs/model';
+import { removeCopy } from '../packs/removeCopy';
 import { type JobFailure, JobModel, type JobRow } from './model';
 
 /** Runs ending in a transient error (platform unreachable or 5xx) before a job is marked failed. */
@@ -58,10 +66,12 @@ function itemFailure(err: unknown, item: { id: string; name: string }): JobFailu
 }
 
 /**
- * Runs one claimed job from its `position` to the end. Each unit copies one item into one target guild (see
- * `copyItem`, idempotent) while this run holds the target subscription's lease (so two jobs never copy into one
- * guild at once), then advances `position` with `done` or the item's failure in one write conditional on the job's
- * lease and position. A unit whose target subscription is gone, or whose item left the pack, counts as done.
+ * Runs one claimed job from its `position` to the end. Each unit handles one item in one target guild while this
+ * run holds the target subscription's lease (so two jobs never work on one guild's copies at once): `pack.subscribe`
+ * and `pack.add` copy a pack item (see `copyItem`, idempotent), `pack.unsubscribe` deletes a copy (see `removeCopy`)
+ * and, when every copy is gone, the subscription. After each unit `position` advances with `done` or the item's
+ * failure in one write conditional on the job's lease and position. A unit whose target subscription is gone, or
+ * whose item left the pack, counts as done.
  */
 async function runJob(
   ctx: CommunityContext,
@@ -70,33 +80,43 @@ async function runJob(
   jobLease: Lease,
   subs: Leases<SubscriptionRow>,
 ): Promise<void> {
+  const leaving = job.kind === 'pack.unsubscribe';
   const pack = await PackModel.findById(job.pack).lean<PackRow>();
-  if (!pack) throw new Stopped(`Pack ${job.pack} was deleted`);
-  const items = new Map(pack.items.map((i) => [i.id, i]));
+  if (!pack && !leaving) throw new Stopped(`Pack ${job.pack} was deleted`);
+  const items = new Map((pack?.items ?? []).map((i) => [i.id, i]));
+  const reason = `Guildhall: pack ${pack?.name ?? job.pack} unsubscribed by ${job.actorName}`;
   const total = job.targets.length * job.items.length;
+  let failures = job.failed.length;
   let held = null as { guild: string; lease: Lease } | null;
+  /** Holds the subscription of `target` (releasing the previous one); none held when it no longer exists. */
+  const hold = async (target: string) => {
+    if (held?.guild === target) return;
+    if (held) await subs.release(subscriptionId(held.guild, job.pack), held.lease);
+    const subId = subscriptionId(target, job.pack);
+    const claimed = await subs.claim({ _id: subId });
+    const exists = claimed ?? (await SubscriptionModel.exists({ _id: subId }));
+    if (exists && !claimed) throw new Stopped('busy');
+    held = claimed ? { guild: target, lease: claimed.lease } : null;
+    keeper.holdSub(held?.lease ?? null);
+  };
   try {
     for (let unit = job.position; unit < total; unit++) {
       if (keeper.lost) throw new Stopped('lease lost');
       const target = job.targets[Math.floor(unit / job.items.length)] as string;
-      const item = items.get(job.items[unit % job.items.length] as string);
+      const id = job.items[unit % job.items.length] as string;
       const subId = subscriptionId(target, job.pack);
-      if (held?.guild !== target) {
-        if (held) await subs.release(subscriptionId(held.guild, job.pack), held.lease);
-        const claimed = await subs.claim({ _id: subId });
-        const exists = claimed ?? (await SubscriptionModel.exists({ _id: subId }));
-        if (exists && !claimed) throw new Stopped('busy');
-        held = claimed ? { guild: target, lease: claimed.lease } : null;
-        keeper.holdSub(held?.lease ?? null);
-      }
+      await hold(target);
       let update: Record<string, unknown> = { $inc: { done: 1 } };
+      const item = leaving ? { id, name: id } : items.get(id);
       if (item && held) {
         try {
-          await copyItem(ctx, subId, item, pack.name);
+          if (leaving) await removeCopy(ctx, target, subId, id, reason);
+          else await copyItem(ctx, subId, items.get(id) as PackItem, pack?.name ?? job.pack);
         } catch (err) {
           const failure = itemFailure(err, item);
           if (!failure) throw err;
           update = { $push: { failed: failure } };
+          failures++;
         }
       }
       const advanced = await JobModel.updateOne(
@@ -104,6 +124,16 @@ async function runJob(
         { ...update, $set: { position: unit + 1 } },
       );
       if (advanced.matchedCount === 0) throw new Stopped('lease lost');
+    }
+    if (leaving && failures === 0) {
+      await hold(job.targets[0] as string);
+      const last = held as { guild: string; lease: Lease } | null;
+      if (last)
+        await SubscriptionModel.deleteOne({
+          _id: subscriptionId(last.guild, job.pack),
+          'lease.holder': last.lease.holder,
+        });
+      held = null;
     }
   } finally {
     keeper.holdSub(null);
@@ -158,12 +188,16 @@ function failedRun(ctx: CommunityContext, row: JobRow, err: unknown): Record<str
 
 async function announce(ctx: CommunityContext, job: JobRow): Promise<void> {
   const pack = await PackModel.findById(job.pack, { name: 1 }).lean();
-  const what = job.kind === 'pack.subscribe' ? 'subscription copied' : 'added items copied to subscribers';
+  const what = {
+    'pack.subscribe': 'subscription copied',
+    'pack.add': 'added items copied to subscribers',
+    'pack.unsubscribe': 'unsubscribed, copies deleted',
+  }[job.kind];
   await ctx.outbox.emit(job.guild, 'settings.updated', {
     area: 'pack',
     target: job.pack,
     summary:
-      `Pack ${pack?.name ?? job.pack}: ${what}, job ${job._id} ${job.state}: ${job.done} copied, ` +
+      `Pack ${pack?.name ?? job.pack}: ${what}, job ${job._id} ${job.state}: ${job.done} done, ` +
       `${job.failed.length} failed${job.error ? ` (${job.error})` : ''}`,
     actor: job.actor,
     actorName: job.actorName,
