@@ -49,6 +49,12 @@ describe('pack jobs', () => {
     const base = `/api/v1/servers/${source.id}`;
     const pack = expectStatus(await maker.post(`${base}/packs`, { name: 'Lamps' }), 201).body.id as string;
     const ids = source.emojis!.map((e) => e.id as string);
+    // The guild's items arrive with its GUILD_CREATE (seeded after the system started).
+    await waitFor(
+      () => maker.get(`${base}/packs`),
+      (r) => r.status === 200 && r.body.loose.length === 50,
+      15_000,
+    );
     const added = expectStatus(await maker.post(`${base}/packs/${pack}/items`, { ids }), 202);
     expect(added.headers.get('location')).toMatch(new RegExp(`^${base}/jobs/[0-9]+$`));
 
