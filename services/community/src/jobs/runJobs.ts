@@ -163,7 +163,7 @@ async function runDueJobs(ctx: CommunityContext): Promise<void> {
     let finish: Record<string, unknown>;
     try {
       await runJob(ctx, row, keeper, lease, subs);
-      finish = { $set: { state: 'done', finishedAt: new Date() } };
+      finish = { $set: { state: 'done', error: null, finishedAt: new Date() } };
     } catch (err) {
       finish = failedRun(ctx, row, err);
     } finally {
