@@ -566,7 +566,7 @@ describe('community: forums, posts, packs', () => {
       .slice(0, 2)
       .map((i: { id: string }) => i.id);
     expect(items).toHaveLength(2);
-    expectStatus(await owner.post(`${base()}/packs/${pack.body.id}/items`, { ids: items }), 204);
+    expectStatus(await owner.post(`${base()}/packs/${pack.body.id}/items`, { ids: items }), 202);
     expectStatus(await owner.put(`${base()}/packs/${pack.body.id}/items`, { ids: [...items].reverse() }), 204);
     const after = expectStatus(await owner.get(`${base()}/packs`), 200);
     expect(after.body.loose.map((i: { id: string }) => i.id)).not.toContain(items[0]);
@@ -575,9 +575,14 @@ describe('community: forums, posts, packs', () => {
     const outsider = await signIn(other.owner, 'elsewhere-owner');
     const available = expectStatus(await outsider.get(`/api/v1/servers/${other.id}/packs`), 200);
     expect(available.body.available.map((p: { id: string }) => p.id)).toContain(pack.body.id);
-    expectStatus(
+    const queued = expectStatus(
       await outsider.put(`/api/v1/servers/${other.id}/packs/${pack.body.id}/subscription`, { contributes: false }),
-      204,
+      202,
+    );
+    await waitFor(
+      () => outsider.get(queued.headers.get('location')!),
+      (r) => r.body.state === 'done',
+      15_000,
     );
     const copies = sys.fake.callsTo('POST', '/guilds/{guild_id}/emojis').filter((c) => c.path.includes(other.id));
     expect(copies).toHaveLength(2);

@@ -89,10 +89,35 @@ export class CdnFiles {
     res.end(file.data);
   };
 
-  /** Express handler of the CDN's image routes: a PNG. */
+  private imagesServed = 0;
+  private imageLimit = Number.POSITIVE_INFINITY;
+  private readonly heldImages: Array<() => void> = [];
+
+  /** Image requests answered so far. */
+  servedImages(): number {
+    return this.imagesServed;
+  }
+
+  /** Lets `after` more image requests through and keeps the next ones waiting until `releaseImages` (a slow CDN). */
+  holdImages(after: number): void {
+    this.imageLimit = this.imagesServed + after;
+  }
+
+  /** Answers every held image request and stops holding. */
+  releaseImages(): void {
+    this.imageLimit = Number.POSITIVE_INFINITY;
+    for (const answer of this.heldImages.splice(0)) answer();
+  }
+
+  /** Express handler of the CDN's image routes: a PNG (held while `holdImages` says so). */
   serveImage = (_req: Request, res: Response): void => {
-    res.status(200).set({ 'content-type': 'image/png', 'content-length': String(PNG.length) });
-    res.end(PNG);
+    const answer = () => {
+      this.imagesServed++;
+      res.status(200).set({ 'content-type': 'image/png', 'content-length': String(PNG.length) });
+      res.end(PNG);
+    };
+    if (this.imagesServed + this.heldImages.length >= this.imageLimit) this.heldImages.push(answer);
+    else answer();
   };
 
   private signedUrl(channel: string, id: string, filename: string): string {

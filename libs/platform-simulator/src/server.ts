@@ -374,6 +374,11 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     makeUnreachable(url) {
       state.cdn.makeUnreachable(url);
     },
+    images: {
+      served: () => state.cdn.servedImages(),
+      hold: (after) => state.cdn.holdImages(after),
+      release: () => state.cdn.releaseImages(),
+    },
     closeDms(userId) {
       state.closedDms.add(userId);
     },

@@ -150,6 +150,11 @@ export interface FakePlatform {
    */
   readonly cdnUrl: string;
   /** Makes the file behind an attachment URL unreachable on the CDN (404), as an expired or deleted file is. */
+  /**
+   * The CDN's image routes (emoji, sticker, avatar images): `hold(after)` lets `after` more requests through and keeps
+   * the next ones waiting until `release()`, to catch a job that downloads images halfway; `served()` counts answers.
+   */
+  readonly images: { served(): number; hold(after: number): void; release(): void };
   makeUnreachable(url: string): void;
   /**
    * The simulator gateway, `ws://127.0.0.1:PORT/gateway` (also what GET /gateway/bot answers): connect with

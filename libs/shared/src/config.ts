@@ -52,6 +52,18 @@ export const baseConfigShape = {
     .transform((v) => v === '1'),
 };
 
+/**
+ * Base URLs of the services' HTTP servers, for the processes that call them directly (the gateway's proxy,
+ * community's guild export): `MODERATION_URL`, `TICKETS_URL`, `LOGS_URL`, `COMMUNITY_URL`, `BILLING_URL`.
+ */
+export const serviceUrlsEnv = {
+  MODERATION_URL: z.url().default('http://127.0.0.1:3001'),
+  TICKETS_URL: z.url().default('http://127.0.0.1:3002'),
+  LOGS_URL: z.url().default('http://127.0.0.1:3003'),
+  COMMUNITY_URL: z.url().default('http://127.0.0.1:3004'),
+  BILLING_URL: z.url().default('http://127.0.0.1:3005'),
+};
+
 /** `TRUST_PROXY` as Express's `trust proxy` value: '' -> false (trust no hop), digits -> a hop count, else the list. */
 export function parseTrustProxy(value: string): boolean | number | string {
   const trimmed = value.trim();

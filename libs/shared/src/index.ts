@@ -11,6 +11,7 @@ export * from './contract/match';
 export * from './counter';
 export * from './events';
 export * from './http/app';
+export * from './http/export';
 export * from './http/problem';
 export * from './http/routes';
 export * from './http/validate';

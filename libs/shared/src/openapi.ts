@@ -56,7 +56,10 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     const responses: RouteConfig['responses'] = {
       [route.success.status]: route.success.schema
-        ? { description: route.success.description, content: { 'application/json': { schema: route.success.schema } } }
+        ? {
+            description: route.success.description,
+            content: { [route.success.contentType ?? 'application/json']: { schema: route.success.schema } },
+          }
         : { description: route.success.description },
     };
     for (const status of routeStatuses(route)) {

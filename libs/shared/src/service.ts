@@ -7,6 +7,7 @@ import { Outbox } from './bus/outbox';
 import { type BaseConfig, loadConfig } from './config';
 import type { ServiceName } from './contract/route';
 import { createApp, createMetricsRegistry } from './http/app';
+import { type ExportSource, mountInternalExport } from './http/export';
 import { mountRoutes, type RouteBinding } from './http/routes';
 import { createLogger, type Logger } from './logger';
 import { connectMongo, disconnectMongo, mongoReady } from './mongo';
@@ -38,6 +39,8 @@ export interface ServiceDefinition<E extends z.ZodRawShape = z.ZodRawShape, S ex
   /** Mounts extra middleware/handlers before the routes (the gateway's proxy). */
   mount?: (app: Express, ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => void;
   start?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => Promise<Stoppable[]>;
+  /** The service's part of a guild export, served at INTERNAL_EXPORT_PATH (see `mountInternalExport`). */
+  exporter?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => ExportSource;
 }
 
 /** A started service. */
@@ -94,6 +97,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     isReady: () => !stopping && mongoReady() && bus.isConnected(),
     mount: (express) => {
       def.mount?.(express, ctx);
+      if (def.exporter) mountInternalExport(express, def.name, config.IDENTITY_SECRET, def.exporter(ctx));
       mountRoutes(express, def.routes?.(ctx) ?? [], {
         identitySecret: config.IDENTITY_SECRET,
         bodyLimit: config.BODY_LIMIT,

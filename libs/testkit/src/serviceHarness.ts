@@ -72,7 +72,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** What a `call` answered: the status, the body (parsed JSON, else text; undefined when empty) and the headers. */
+/**
+ * What a `call` answered: the status, the body (parsed JSON, else text, NDJSON included; undefined when empty) and
+ * the headers.
+ */
 export interface CallResult {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
@@ -170,7 +173,9 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       });
       const text = await res.text();
-      const json = /json/.test(res.headers.get('content-type') ?? '');
+      // NDJSON (a stream of JSON lines) stays text; the test splits it.
+      const json =
+        /json/.test(res.headers.get('content-type') ?? '') && !/ndjson/.test(res.headers.get('content-type') ?? '');
       return { status: res.status, body: text ? (json ? JSON.parse(text) : text) : undefined, headers: res.headers };
     },
     async dispatch(t, d, s) {

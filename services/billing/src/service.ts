@@ -1,5 +1,6 @@
 import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { type BillingContext, billingEnv } from './config';
+import { billingExport } from './export';
 import { expireEntitlements } from './premium/expireEntitlements';
 import { premiumFeatures } from './premium/features';
 import { premiumRoutes } from './premium/routes';
@@ -20,6 +21,7 @@ const processors = new WeakMap<BillingContext, () => void>();
 export const definition: ServiceDefinition<typeof billingEnv, 'billing'> = {
   name: 'billing',
   env: billingEnv,
+  exporter: (ctx) => billingExport(ctx),
   routes: (ctx) => [...promoRoutes(ctx), ...premiumRoutes(ctx), ...webhookRoutes(ctx, () => processors.get(ctx)?.())],
   start: async (ctx) => {
     await notificationLeases.adoptLegacy('leaseUntil');

@@ -1,6 +1,9 @@
-import { bind, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
+import { bind, exportRoutes, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
 import type { CommunityContext } from './config';
+import { exportGuild } from './export/exportGuild';
 import { setForumStatuses } from './forums/setForumStatuses';
+import { jobPath } from './jobs/enqueueJob';
+import { getJob } from './jobs/getJob';
 import { addPackItems } from './packs/addPackItems';
 import { createPack } from './packs/createPack';
 import { deleteItems } from './packs/deleteItems';
@@ -34,21 +37,33 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
     ),
     bind(r.getPacks, ({ params }) => listPacks(ctx, params.guild)),
     bind(r.createPack, ({ params, body, identity }) => createPack(ctx, params.guild, body.name, identity)),
-    bind(r.putPackSubscription, async ({ params, body, identity }) => {
-      await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
+    bind(r.putPackSubscription, async ({ params, body, identity, res }) => {
+      const job = await subscribeToPack(ctx, params.guild, params.pack, body.contributes, identity);
+      res.location(jobPath(params.guild, job));
       return undefined;
     }),
-    bind(r.deletePackSubscription, ({ params, query, identity }) =>
-      unsubscribeFromPack(ctx, params.guild, params.pack, query.preview ?? false, identity),
-    ),
+    bind(r.deletePackSubscription, async ({ params, query, identity, res }) => {
+      const { result, job } = await unsubscribeFromPack(
+        ctx,
+        params.guild,
+        params.pack,
+        query.preview ?? false,
+        identity,
+      );
+      if (job) res.location(jobPath(params.guild, job));
+      return result;
+    }),
     bind(r.putPackItems, async ({ params, body }) => {
       await orderPackItems(params.guild, params.pack, body.ids);
       return undefined;
     }),
-    bind(r.addPackItems, async ({ params, body, identity }) => {
-      await addPackItems(ctx, params.guild, params.pack, body.ids, identity);
+    bind(r.addPackItems, async ({ params, body, identity, res }) => {
+      const job = await addPackItems(ctx, params.guild, params.pack, body.ids, identity);
+      res.location(jobPath(params.guild, job));
       return undefined;
     }),
+    bind(r.getPackJob, ({ params }) => getJob(params.guild, params.job)),
+    bind(exportRoutes.exportGuild, ({ params, identity, res }) => exportGuild(ctx, params.guild, identity, res)),
     bind(r.deleteItems, ({ params, query, body, identity }) =>
       deleteItems(ctx, params.guild, body.ids, query.preview ?? false, identity),
     ),

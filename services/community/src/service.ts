@@ -1,6 +1,7 @@
 import { type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { communityEnv } from './config';
 import { startConsumers } from './consumers';
+import { jobWorker } from './jobs/runJobs';
 import { archiveDuePosts } from './posts/archiveDuePosts';
 import { routes } from './routes';
 import { startResponders } from './rpc';
@@ -8,7 +9,7 @@ import { startResponders } from './rpc';
 /**
  * The community service: setup templates and features, structure, staff roles and access, forums and posts, packs
  * and items. Starts the RPC responders first (the gateway depends on RPC.access), then the platform dispatch
- * consumers and the post-archiving poller.
+ * consumers, the post-archiving poller and the pack job worker.
  */
 export const definition: ServiceDefinition<typeof communityEnv, 'community'> = {
   name: 'community',
@@ -25,6 +26,6 @@ export const definition: ServiceDefinition<typeof communityEnv, 'community'> = {
       },
       ctx.logger,
     );
-    return [...responders, ...consumers, archiver];
+    return [...responders, ...consumers, archiver, jobWorker(ctx).poller];
   },
 };

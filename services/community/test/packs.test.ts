@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sampleGuild } from '@guildhall/platform-simulator';
+import { waitFor } from '@guildhall/testkit';
 import { StickerFormatType } from 'discord-api-types/v10';
+import { SubscriptionModel, subscriptionId } from '../src/packs/model';
 import { type Harness, startHarness } from './harness';
 
 interface PacksView {
@@ -58,6 +60,19 @@ describe('community: packs and items', () => {
     await new Promise((resolve) => cdn.close(resolve));
   });
 
+  /** Waits until the job a 202 answer's `Location` names has ended; returns it. */
+  const jobOf = async (res: { status: number; headers: Headers }, guild: string, status = 202) => {
+    expect(res.status).toBe(status);
+    const location = res.headers.get('location') ?? '';
+    expect(location).toMatch(new RegExp(`^/api/v1/servers/${guild}/jobs/[0-9]+$`));
+    const ended = await waitFor(
+      () => h.call('GET', location, { guild, caps: ['packs.manage'] }),
+      (r) => r.status === 200 && (r.body.state === 'done' || r.body.state === 'failed'),
+      10_000,
+    );
+    return ended.body as { state: string; total: number; done: number; failed: Array<{ name: string; code: number }> };
+  };
+
   const packsOf = async (guild: string) => {
     const res = await h.call('GET', `/api/v1/servers/${guild}/packs`, { guild, caps: ['packs.manage'] });
     expect(res.status).toBe(200);
@@ -92,7 +107,8 @@ describe('community: packs and items', () => {
     const add = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
       body: { ids: [ids.wave, ids.party, ids.dance, ids.sticker] },
     });
-    expect(add.status).toBe(204);
+    expect(add.body).toBeUndefined();
+    expect(await jobOf(add, h.seed.id)).toMatchObject({ state: 'done', total: 0, done: 0, failed: [] });
     const bad = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, {
       body: { ids: [ids.spare, '799999999999999999', ids.wave] },
     });
@@ -125,7 +141,7 @@ describe('community: packs and items', () => {
       guild: second.id,
       body: { contributes: false },
     });
-    expect(res.status).toBe(204);
+    expect(await jobOf(res, second.id)).toMatchObject({ state: 'done', total: 4, done: 4, failed: [] });
     const emojiCalls = h.fake.callsTo('POST', '/guilds/{guild_id}/emojis');
     expect(emojiCalls.map((c) => c.path)).toEqual([
       `/guilds/${second.id}/emojis`,
@@ -158,7 +174,7 @@ describe('community: packs and items', () => {
       guild: second.id,
       body: { contributes: true },
     });
-    expect(again.status).toBe(204);
+    expect(await jobOf(again, second.id)).toMatchObject({ state: 'done', total: 0 });
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/emojis')).toHaveLength(3);
     expect((await packsOf(second.id)).packs[0]?.contributes).toBe(true);
     h.fake.assertNoViolations();
@@ -219,7 +235,9 @@ describe('community: packs and items', () => {
     const path = `/api/v1/servers/${third.id}/packs/${packId}/subscription`;
     const as = { guild: third.id, caps: ['packs.manage'] };
     expect((await h.call('DELETE', path, as)).status).toBe(404);
-    expect((await h.call('PUT', path, { ...as, body: { contributes: false } })).status).toBe(204);
+    expect((await jobOf(await h.call('PUT', path, { ...as, body: { contributes: false } }), third.id)).state).toBe(
+      'done',
+    );
     const platform = h.fake.guild(third.id)!;
     const copied = platform.emojis.size + platform.stickers.size;
     expect(copied).toBeGreaterThan(0);
@@ -234,8 +252,8 @@ describe('community: packs and items', () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['query.preview']);
 
     const done = await h.call('DELETE', path, as);
-    expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ applied: true, conflicts: [] });
+    expect(await jobOf(done, third.id, 200)).toMatchObject({ state: 'done', total: copied, done: copied, failed: [] });
     expect(platform.emojis.size + platform.stickers.size).toBe(0);
     const view = await packsOf(third.id);
     expect(view.packs).toEqual([]);
@@ -246,5 +264,53 @@ describe('community: packs and items', () => {
     });
     expect(owner.status).toBe(400);
     h.fake.assertNoViolations();
+  });
+
+  it('adopts the copy a run that died after the platform call left unrecorded, and lists refused items', async () => {
+    const fourth = sampleGuild();
+    h.fake.seedGuild(fourth);
+    const order = [ids.party, ids.dance, ids.sticker];
+    expect(
+      (await h.call('PUT', `/api/v1/servers/${h.seed.id}/packs/${packId}/items`, { body: { ids: order } })).status,
+    ).toBe(204);
+    const subId = subscriptionId(fourth.id, packId);
+    await SubscriptionModel.create({
+      _id: subId,
+      guild: fourth.id,
+      pack: packId,
+      owner: false,
+      position: 1,
+      contributes: false,
+      copies: [],
+      pending: { item: ids.party, at: new Date(Date.now() - 1000) },
+      createdAt: new Date(),
+    });
+    const orphan = await h.service.ctx.platform.guilds.createEmoji(fourth.id, {
+      name: 'party',
+      image: `data:image/png;base64,${Buffer.from('png').toString('base64')}`,
+    });
+    const before = h.fake.callsTo('POST', `/guilds/${fourth.id}/emojis`).length;
+    h.fake.failNext('POST', '/guilds/{guild_id}/stickers', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
+    const res = await h.call('PUT', `/api/v1/servers/${fourth.id}/packs/${packId}/subscription`, {
+      guild: fourth.id,
+      body: { contributes: false },
+    });
+    const job = await jobOf(res, fourth.id);
+    expect(job).toMatchObject({ state: 'done', total: 3, done: 2 });
+    expect(job.failed).toEqual([
+      { item: ids.sticker, name: 'hello', status: 403, code: 50013, message: 'Missing Permissions' },
+    ]);
+    const created = h.fake.callsTo('POST', `/guilds/${fourth.id}/emojis`).slice(before);
+    expect(created.map((c) => (c.body as { name: string }).name).sort()).toEqual(['dance']);
+    const sub = await SubscriptionModel.findById(subId).lean();
+    expect(sub?.copies).toContainEqual({ item: ids.party, id: orphan.id });
+    expect(sub?.pending).toBeNull();
+    expect([...(h.fake.guild(fourth.id)?.emojis.values() ?? [])].filter((e) => e.name === 'party')).toHaveLength(1);
+    const missing = await h.call('GET', `/api/v1/servers/${fourth.id}/jobs/1234567890123456789`, { guild: fourth.id });
+    expect(missing.status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import type { BaseConfig, ServiceContext } from '@guildhall/shared';
+import { type BaseConfig, type ServiceContext, serviceUrlsEnv } from '@guildhall/shared';
 import { z } from 'zod';
 
 const list = z
@@ -31,7 +31,7 @@ const flag = z
  *   (an origin alone gets `/oauth2/authorize` appended).
  * - `STAFF_JWKS_URL` or `STAFF_JWT_PUBLIC_KEY` (PEM SPKI or a JWK as JSON), `STAFF_JWT_ISSUER`,
  *   `STAFF_JWT_AUDIENCE`, `STAFF_JWT_ALGS` (accepted algorithms; the first is used to import a PEM key).
- * - `MODERATION_URL` ... `BILLING_URL`: upstream base URLs; `UPSTREAM_TIMEOUT_MS`: per proxied request.
+ * - `MODERATION_URL` ... `BILLING_URL`: upstream base URLs (`serviceUrlsEnv`); `UPSTREAM_TIMEOUT_MS`: per proxied request.
  * - `RATE_LIMIT_WINDOW_MS`, `RATE_LIMIT_PER_IP`, `RATE_LIMIT_PER_USER`: requests per window per client IP and per
  *   signed-in user (session user id or staff sub).
  * - `ACCESS_CACHE_MS`: how long an answer of community's access query is reused per guild+user (default 10 s).
@@ -50,11 +50,7 @@ export const gatewayEnv = {
   STAFF_JWT_ISSUER: z.string().default(''),
   STAFF_JWT_AUDIENCE: z.string().default(''),
   STAFF_JWT_ALGS: list.pipe(z.array(z.string())).transform((v) => (v.length ? v : ['RS256'])),
-  MODERATION_URL: z.url().default('http://127.0.0.1:3001'),
-  TICKETS_URL: z.url().default('http://127.0.0.1:3002'),
-  LOGS_URL: z.url().default('http://127.0.0.1:3003'),
-  COMMUNITY_URL: z.url().default('http://127.0.0.1:3004'),
-  BILLING_URL: z.url().default('http://127.0.0.1:3005'),
+  ...serviceUrlsEnv,
   UPSTREAM_TIMEOUT_MS: positiveInt.default(30_000),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
   RATE_LIMIT_PER_IP: positiveInt.default(1200),

@@ -2,6 +2,7 @@ import { archivePending, type ServiceDefinition, startPoller } from '@guildhall/
 import { antinukeSettingsRoutes } from './antinuke/routes';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
+import { logsExport } from './export';
 import { undoLeases } from './journal/model';
 import { Journal } from './journal/recordEvent';
 import { journalRoutes } from './journal/routes';
@@ -23,6 +24,7 @@ import { settingsRoutes } from './settings/routes';
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   name: 'logs',
   env: logsEnv,
+  exporter: () => logsExport,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform);
     return [

@@ -7,6 +7,7 @@ import { resumePendingCases } from './cases/resumePendingCases';
 import { caseRoutes } from './cases/routes';
 import { moderationEnv } from './config';
 import { startConsumers } from './consumers';
+import { moderationExport } from './export';
 import { moderationFeatures } from './features';
 import { followPeople } from './platform/personCache';
 import { recordRoutes } from './record/routes';
@@ -28,6 +29,7 @@ export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> =
     ...reportRoutes(ctx),
     ...settingsRoutes(ctx),
   ],
+  exporter: () => moderationExport,
   async start(ctx) {
     await caseLeases.adoptLegacy('busyUntil');
     await appealLeases.adoptLegacy('busyUntil');

@@ -2,6 +2,7 @@ import { archivePending, type ServiceDefinition, startPoller, sweepExpiredAttach
 import { runDueWork } from './automation/runDueWork';
 import { ticketsEnv } from './config';
 import { startConsumers } from './consumers';
+import { ticketsExport } from './export';
 import { startFeaturesResponder } from './features';
 import { ticketsRoutes } from './routes';
 
@@ -13,6 +14,7 @@ export const definition: ServiceDefinition<typeof ticketsEnv, 'tickets'> = {
   name: 'tickets',
   env: ticketsEnv,
   routes: (ctx) => ticketsRoutes(ctx),
+  exporter: () => ticketsExport,
   start: async (ctx) => {
     const consumers = await startConsumers(ctx);
     const features = startFeaturesResponder(ctx);

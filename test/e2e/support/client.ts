@@ -64,16 +64,26 @@ export class ApiClient {
   private async finish(method: string, path: string, res: Response): Promise<Answer> {
     const text = await res.text();
     const type = res.headers.get('content-type') ?? '';
-    const body = text && type.includes('json') ? JSON.parse(text) : text;
+    const ndjson = type.includes('application/x-ndjson');
+    // NDJSON: the body is the array of lines, each parsed (a line that is not JSON throws here).
+    const body = ndjson
+      ? text.split('\n').flatMap((line) => (line ? [JSON.parse(line)] : []))
+      : text && type.includes('json')
+        ? JSON.parse(text)
+        : text;
     const route = this.coverage.record(method, path, res.status);
     const match = this.matcher.match(method, path.split('?')[0]!);
     const contract = match && 'route' in match ? match.route : null;
     if (contract && res.status === contract.success.status && contract.success.schema) {
-      const parsed = contract.success.schema.safeParse(body);
-      if (!parsed.success) {
-        throw new Error(
-          `${method} ${path}: answer does not match ${contract.id}: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`,
-        );
+      const schema = contract.success.schema;
+      for (const value of contract.success.contentType === 'application/x-ndjson' ? body : [body]) {
+        const parsed = schema.safeParse(value);
+        if (!parsed.success) {
+          throw new Error(
+            `${method} ${path}: answer (${type}) does not match ${contract.id}: ` +
+              `${JSON.stringify(parsed.error.issues.slice(0, 3))} in ${JSON.stringify(value).slice(0, 200)}`,
+          );
+        }
       }
     }
     if (contract && res.status === contract.success.status && !contract.success.schema && text !== '') {

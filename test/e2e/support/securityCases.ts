@@ -45,6 +45,8 @@ function paramValue(route: ApiRoute, name: string, ids: RealIds): string {
     forum: ids.forum,
     thread: ids.thread,
     pack: ids.pack,
+    // A snowflake that names no job: the right caller gets the documented 404, the wrong ones 401/403.
+    job: ids.pack,
     template: ids.template,
     batch_id: ids.batch,
     code: ids.code,

@@ -26,6 +26,8 @@ export const CAP_DESCRIPTIONS = {
   'posts.manage': "Set forum posts' status",
   'packs.manage': 'Manage packs and delete items',
   'premium.manage': 'Read the premium entitlement and redeem promo codes',
+  'data.export':
+    "Export all of the guild's data: cases, appeals, reports, tickets with messages and transcripts, every setting",
 } as const;
 
 export type Cap = keyof typeof CAP_DESCRIPTIONS;

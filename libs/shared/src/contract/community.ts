@@ -145,6 +145,42 @@ export const AvailablePack = z
   .strictObject({ id: Snowflake, name: z.string(), createdAt: DateTime })
   .meta({ id: 'AvailablePack' });
 
+/** A pack job's state: `queued` (not started), `running`, `done` (every unit handled), `failed` (stopped for good). */
+export const PACK_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+/**
+ * What a pack job does: copy a pack into a newly subscribed guild, copy added items into every subscriber, or delete
+ * an unsubscribing guild's copies.
+ */
+export const PACK_JOB_KINDS = ['pack.subscribe', 'pack.add', 'pack.unsubscribe'] as const;
+export const PackJob = z
+  .strictObject({
+    id: Snowflake,
+    kind: z.enum(PACK_JOB_KINDS),
+    pack: Snowflake,
+    state: z.enum(PACK_JOB_STATES),
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.array(
+      z.strictObject({
+        item: Snowflake,
+        name: z.string(),
+        status: z.number().int(),
+        code: z.number().int(),
+        message: z.string(),
+      }),
+    ),
+    error: z.string().nullable(),
+    createdAt: DateTime,
+    startedAt: DateTime.nullable(),
+    finishedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'PackJob' });
+
+const JOB_ANSWER =
+  'Answers 202 with an empty body and `Location: /api/v1/servers/{guild}/jobs/{id}` (see getPackJob) as soon as the ' +
+  'job is stored; a worker of any community replica runs it (resuming where it stopped after a crash, queued behind ' +
+  'the platform’s rate limits, never copying an item twice).';
+
 /** One place a template step needs, as resolved by applying the template. */
 export const AppliedPlace = z
   .strictObject({
@@ -288,16 +324,17 @@ export const communityRoutes = {
     inSpec: true,
     summary: 'Subscribe to a pack or change how the guild takes part',
     description:
-      'Adds the pack to the guild or changes `contributes`. Adding copies every pack item onto the platform (emoji ' +
-      'image from the platform CDN); the free slots per kind are checked first and when they do not suffice the answer ' +
-      'is 409 naming per kind the slots needed and free, and nothing is created. A slot taken meanwhile (the platform ' +
-      'refuses with its maximum-reached code) stops the copy: items copied so far stay recorded, the 409 names the ' +
-      'rest, and the next PUT copies them. On an existing subscription the PUT also copies pack items still missing. ' +
+      'Adds the pack to the guild or changes `contributes`, then queues a job copying every pack item the guild does ' +
+      'not hold yet onto the platform (emoji image from the platform CDN). ' +
+      JOB_ANSWER +
+      ' A new subscription first checks the free slots per kind: when they do not suffice the answer is 409 naming ' +
+      'per kind the slots needed and free, and nothing is created or queued. A slot taken meanwhile (the platform ' +
+      'refuses with its maximum-reached code) is listed in the job’s `failed` items; the next PUT copies them. ' +
       '404 unknown pack; 400 subscribing to a pack the guild owns.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     body: z.strictObject({ contributes: z.boolean() }),
-    success: { status: 204, description: 'Done' },
-    errors: [400, 404, 409, 502],
+    success: { status: 202, description: 'Job queued (empty body; `Location` names the job)' },
+    errors: [400, 404, 409],
   }),
   deletePackSubscription: defineRoute({
     id: 'deletePackSubscription',
@@ -309,14 +346,16 @@ export const communityRoutes = {
     inSpec: false,
     summary: 'Unsubscribe from a pack, removing its copies',
     description:
-      "Deletes this guild's copies of the pack's items on the platform, then the subscription. With `preview=true` " +
-      'answers `{applied:false, lines, conflicts}` (one line per copy that would be deleted) and changes nothing. ' +
-      '404 when the guild is not subscribed; 400 for a pack the guild owns; 502 when the platform refuses a deletion ' +
-      '(copies deleted before stay deleted; call again to finish).',
+      "Queues a `pack.unsubscribe` job deleting this guild's copies of the pack's items on the platform, then the " +
+      'subscription, and answers `{applied:true, lines, conflicts}` (one line per copy it deletes) with ' +
+      '`Location: /api/v1/servers/{guild}/jobs/{id}` (see getPackJob). A copy the platform refuses to delete is ' +
+      'listed in the job’s `failed` items and the subscription stays (call again to finish). With `preview=true` ' +
+      'answers `{applied:false, lines, conflicts}` and changes nothing. 404 when the guild is not subscribed; 400 for ' +
+      'a pack the guild owns.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     query: z.strictObject({ preview: BooleanQuery.optional() }),
-    success: { status: 200, schema: ItemDeletionResult, description: 'What was (or would be) done' },
-    errors: [400, 404, 502],
+    success: { status: 200, schema: ItemDeletionResult, description: 'What is being (or would be) done' },
+    errors: [400, 404],
   }),
   putPackItems: defineRoute({
     id: 'putPackItems',
@@ -383,12 +422,37 @@ export const communityRoutes = {
     description:
       'Appends items (emoji/stickers of `guild`, by platform id) to the pack, after its current items. Only the owner ' +
       'guild or a contributing guild may add (403). Ids that are not items of this guild, copies of another pack’s ' +
-      'items, or already in the pack -> 400 naming them. The new items are copied to every subscribed guild within its ' +
-      'free slots; what does not fit there is left out and copied on that guild’s next subscription update. 404 unknown pack.',
+      'items, or already in the pack -> 400 naming them. The items are added at once; a job then copies them into every ' +
+      'other subscribed guild. ' +
+      JOB_ANSWER +
+      ' What the platform refuses in a guild (e.g. its slots are full) is listed in the job’s `failed` items and ' +
+      'copied on that guild’s next subscription update. 404 unknown pack.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     body: Ids,
-    success: { status: 204, description: 'Added' },
-    errors: [400, 403, 404, 502],
+    success: { status: 202, description: 'Added; copy job queued (empty body; `Location` names the job)' },
+    errors: [400, 403, 404],
+  }),
+  getPackJob: defineRoute({
+    id: 'getPackJob',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/jobs/{job}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Progress of a pack job',
+    description:
+      'A job queued by a pack subscription (`pack.subscribe`), by adding items to a pack (`pack.add`) or by ' +
+      'unsubscribing (`pack.unsubscribe`: units are copies to delete), read from ' +
+      'MongoDB: `state` (`queued`, `running`, `done`: every unit handled, `failed`: stopped for good with `error`, ' +
+      'e.g. the pack was deleted or the platform stayed unreachable), `total` units (items x target guilds), `done` ' +
+      'units copied or already present, and `failed`: each item the platform refused with its HTTP `status`, JSON ' +
+      'error `code` and `message` (status 502, code 0: the image could not be read from the CDN). `error` also ' +
+      'carries the last transient error while a `running` job waits for its retry. Times are ISO 8601. Only the ' +
+      'guild that queued the job sees it: 404 for an unknown job or one of another guild; 400 for a malformed id.',
+    params: z.strictObject({ guild: Snowflake, job: Snowflake }),
+    success: { status: 200, schema: PackJob, description: 'The job' },
+    errors: [404],
   }),
   applySetup: defineRoute({
     id: 'applySetup',

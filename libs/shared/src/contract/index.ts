@@ -1,6 +1,7 @@
 import { antinukeRoutes } from './antinuke';
 import { billingRoutes } from './billing';
 import { communityRoutes } from './community';
+import { exportRoutes } from './export';
 import { logRoutes } from './logs';
 import { moderationRoutes } from './moderation';
 import type { ApiRoute } from './route';
@@ -11,6 +12,7 @@ export * from './billing';
 export * from './caps';
 export * from './common';
 export * from './community';
+export * from './export';
 export * from './logs';
 export * from './moderation';
 export * from './route';
@@ -24,5 +26,6 @@ export const apiRoutes: ApiRoute[] = [
   ...Object.values(logRoutes),
   ...Object.values(antinukeRoutes),
   ...Object.values(communityRoutes),
+  ...Object.values(exportRoutes),
 ] as ApiRoute[];
 export * from './rpc';

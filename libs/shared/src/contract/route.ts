@@ -39,7 +39,11 @@ export interface ApiRoute<
   body?: B;
   /** `raw`: the body is read as bytes (webhooks). */
   bodyType?: 'json' | 'raw';
-  success: { status: 200 | 201 | 202 | 204; schema?: R; description: string };
+  /**
+   * `contentType`: media type of the success body when not `application/json`; `application/x-ndjson` means one
+   * JSON value per line, each matching `schema` (a streamed answer).
+   */
+  success: { status: 200 | 201 | 202 | 204; schema?: R; description: string; contentType?: 'application/x-ndjson' };
   /**
    * Error statuses this route's own service answers besides those every route of its kind can (see
    * `routeStatuses`: 400, 401/403, 413/415, 429, 503), e.g. 404, 409, 502.

@@ -1,16 +1,17 @@
 import { badRequest, type FieldError, type Identity } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
+import { enqueueJob } from '../jobs/enqueueJob';
 import { loadStructure } from '../structure/loadStructure';
-import { copyItems } from './copyItems';
-import { GuildItemModel, type PackItem, PackModel, SubscriptionModel, type SubscriptionRow } from './model';
+import { GuildItemModel, type PackItem, PackModel, SubscriptionModel } from './model';
 import { packForContributor } from './packAccess';
 
 /**
  * Appends items of `guild` to the pack (owner or contributing guild, else 403; 404 unknown pack). Each id must be
  * an emoji/sticker of the guild that is not integration-managed, not a copy of another pack's item and not already in
- * the pack (400 naming each bad id). The new items are then copied to every other subscribed guild within its free
- * slots; a guild whose slots are full, or whose copy fails, is logged and gets the rest on its next subscription
- * update. Emits `settings.updated` (area `pack`).
+ * the pack (400 naming each bad id). The items are added at once (as their own copies in the adding guild's
+ * subscription), and a `pack.add` job is queued copying them into every other subscribed guild; its id is returned.
+ * What a guild's platform refuses is listed in the job and copied on that guild's next subscription update. Emits
+ * `settings.updated` (area `pack`).
  */
 export async function addPackItems(
   ctx: CommunityContext,
@@ -18,7 +19,7 @@ export async function addPackItems(
   packId: string,
   ids: string[],
   actor: Identity,
-) {
+): Promise<string> {
   const pack = await packForContributor(guild, packId);
   await loadStructure(ctx, guild);
   const items = new Map((await GuildItemModel.find({ guild, id: { $in: ids } }).lean()).map((i) => [i.id, i]));
@@ -48,22 +49,15 @@ export async function addPackItems(
     actor: actor.sub,
     actorName: actor.name,
   });
-  const subscribers = await SubscriptionModel.find({ pack: packId, owner: false }).lean<SubscriptionRow[]>();
-  for (const sub of subscribers) {
-    const source = sub.guild === guild ? added.map((a) => ({ item: a.id, id: a.id })) : [];
-    if (source.length) {
-      await SubscriptionModel.updateOne({ _id: sub._id }, { $push: { copies: { $each: source } } });
-      continue;
-    }
-    try {
-      const outcome = await copyItems(ctx, sub, added, pack.name);
-      if (outcome.leftOut.length)
-        ctx.logger.info(
-          { guild: sub.guild, pack: packId, leftOut: outcome.leftOut.length },
-          'pack items left out: slots full',
-        );
-    } catch (err) {
-      ctx.logger.warn({ err, guild: sub.guild, pack: packId }, 'copying new pack items failed');
-    }
-  }
+  const own = added.map((a) => ({ item: a.id, id: a.id }));
+  await SubscriptionModel.updateOne({ guild, pack: packId, owner: false }, { $push: { copies: { $each: own } } });
+  const subscribers = await SubscriptionModel.find({ pack: packId, owner: false, guild: { $ne: guild } }, { guild: 1 })
+    .sort({ createdAt: 1 })
+    .lean();
+  return enqueueJob(
+    ctx,
+    guild,
+    { kind: 'pack.add', pack: packId, targets: subscribers.map((s) => s.guild), items: added.map((a) => a.id) },
+    actor,
+  );
 }

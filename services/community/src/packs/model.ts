@@ -1,4 +1,4 @@
-import type { ITEM_KINDS } from '@guildhall/shared';
+import { type ITEM_KINDS, type Lease, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -45,8 +45,18 @@ export interface ItemCopy {
 }
 
 /**
+ * A copy about to be created: the original item and when the creation started. Written before the platform call and
+ * cleared with the copy's record, so a run that died in between finds the copy on the platform instead of copying twice.
+ */
+export interface PendingCopy {
+  item: string;
+  at: Date;
+}
+
+/**
  * A guild taking part in a pack. The owner guild's own row has `owner: true` (its items are the originals, no copies).
- * `position`: order of the guild's packs (1 = first). `contributes`: the guild may add its own items.
+ * `position`: order of the guild's packs (1 = first). `contributes`: the guild may add its own items. `pending`: a
+ * copy being created (see `PendingCopy`). `lease`: held by the pack job copying into this guild (one at a time).
  */
 export interface SubscriptionRow {
   _id: string;
@@ -56,7 +66,9 @@ export interface SubscriptionRow {
   position: number;
   contributes: boolean;
   copies: ItemCopy[];
+  pending?: PendingCopy | null;
   createdAt: Date;
+  lease?: Lease | null;
 }
 
 const guildItemSchema = new Schema<GuildItemRow>(
@@ -96,7 +108,9 @@ const subscriptionSchema = new Schema<SubscriptionRow>(
     position: { type: Number, required: true },
     contributes: { type: Boolean, default: false },
     copies: { type: Schema.Types.Mixed, default: [] },
+    pending: { type: Schema.Types.Mixed, default: null },
     createdAt: { type: Date, required: true },
+    lease: leasePath,
   },
   { versionKey: false, collection: 'pack_subscriptions' },
 );

@@ -1,30 +1,16 @@
-import { badRequest, conflict, HttpProblem, type Identity, notFound } from '@guildhall/shared';
+import { badRequest, HttpProblem, type Identity, notFound } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
+import { enqueueJob } from '../jobs/enqueueJob';
 import { loadStructure } from '../structure/loadStructure';
-import { copyItems } from './copyItems';
-import {
-  GuildItemModel,
-  type ItemKind,
-  type PackItem,
-  PackModel,
-  SubscriptionModel,
-  type SubscriptionRow,
-  subscriptionId,
-} from './model';
+import { GuildItemModel, PackModel, SubscriptionModel, type SubscriptionRow, subscriptionId } from './model';
 import { guildSlots } from './slots';
 
-function describeLeftOut(items: PackItem[]): string {
-  const counts = new Map<ItemKind, number>();
-  for (const i of items) counts.set(i.kind, (counts.get(i.kind) ?? 0) + 1);
-  return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
-}
-
 /**
- * Subscribes `guild` to `pack` or, when already subscribed, changes `contributes`; either way copies the pack items
- * the guild does not hold yet (see `copyItems`). A new subscription first checks the free slots per kind: when they
- * do not suffice it throws 409 (`shortfall`: per kind needed and free) and creates nothing. Items left out because
- * slots filled up meanwhile -> 409 naming them (the subscription and copies made stay). 404 unknown pack; 400 the
- * guild owns the pack. Emits `settings.updated` (area `pack`).
+ * Subscribes `guild` to `pack` or, when already subscribed, changes `contributes`; either way queues a `pack.subscribe`
+ * job copying the pack items the guild does not hold yet (copies whose platform item is gone are forgotten first, so
+ * they are copied again) and returns its id. A new subscription first checks the free slots per kind: when they do not
+ * suffice it throws 409 (`shortfall`: per kind needed and free) and creates nothing. 404 unknown pack; 400 the guild
+ * owns the pack. Emits `settings.updated` (area `pack`); the job emits another when it ends.
  */
 export async function subscribeToPack(
   ctx: CommunityContext,
@@ -32,7 +18,7 @@ export async function subscribeToPack(
   packId: string,
   contributes: boolean,
   actor: Identity,
-): Promise<void> {
+): Promise<string> {
   const pack = await PackModel.findById(packId).lean();
   if (!pack) throw notFound(`Pack ${packId} not found`);
   if (pack.owner === guild)
@@ -75,17 +61,24 @@ export async function subscribeToPack(
     await SubscriptionModel.updateOne({ _id: sub._id }, { $pull: { copies: { id: { $in: stale.map((c) => c.id) } } } });
     sub = { ...sub, copies: sub.copies.filter((c) => present.has(c.id)) };
   }
-  const outcome = await copyItems(ctx, sub, pack.items, pack.name);
+  const held = new Set(sub.copies.map((c) => c.item));
+  const id = await enqueueJob(
+    ctx,
+    guild,
+    {
+      kind: 'pack.subscribe',
+      pack: packId,
+      targets: [guild],
+      items: pack.items.filter((i) => !held.has(i.id)).map((i) => i.id),
+    },
+    actor,
+  );
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'pack',
     target: packId,
-    summary: `Pack ${pack.name}: subscribed${contributes ? ', contributing' : ''}, ${outcome.copied} item(s) copied`,
+    summary: `Pack ${pack.name}: subscribed${contributes ? ', contributing' : ''}, copy job ${id} queued`,
     actor: actor.sub,
     actorName: actor.name,
   });
-  if (outcome.leftOut.length)
-    throw conflict(
-      `The guild's slots filled up while copying pack ${pack.name}: ${describeLeftOut(outcome.leftOut)} not copied ` +
-        `(${outcome.copied} copied). Free slots and subscribe again to copy the rest.`,
-    );
+  return id;
 }

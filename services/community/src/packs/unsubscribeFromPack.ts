@@ -1,22 +1,14 @@
-import {
-  badRequest,
-  type Identity,
-  type ItemDeletionResult,
-  isPlatformNotFound,
-  notFound,
-  platformProblem,
-} from '@guildhall/shared';
+import { badRequest, type Identity, type ItemDeletionResult, notFound } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
-import { forgetGuildItem } from './guildItems';
+import { enqueueJob } from '../jobs/enqueueJob';
 import { GuildItemModel, PackModel, SubscriptionModel, type SubscriptionRow, subscriptionId } from './model';
 
 /**
- * Unsubscribes `guild` from `packId`: deletes each copy the subscription made in this guild on the platform (one
- * after another, each recorded as it goes, so a retry after a refusal finishes the rest; a copy already gone
- * counts as deleted), then the subscription row. `preview`: answers the planned deletions (`applied: false`) and
- * changes nothing. 404 when not subscribed; 400 for a pack this guild owns; 502 when the platform refuses.
- * Emits `settings.updated` (area `pack`).
+ * Unsubscribes `guild` from `packId`: queues a `pack.unsubscribe` job deleting each copy the subscription made in
+ * this guild on the platform (see `removeCopy`), then the subscription row, and returns the planned deletions with the
+ * job's id. `preview`: answers the planned deletions (`applied: false`, no job) and changes nothing. 404 when not
+ * subscribed; 400 for a pack this guild owns. Emits `settings.updated` (area `pack`); the job emits another when it ends.
  */
 export async function unsubscribeFromPack(
   ctx: CommunityContext,
@@ -24,7 +16,7 @@ export async function unsubscribeFromPack(
   packId: string,
   preview: boolean,
   actor: Identity,
-): Promise<z.infer<typeof ItemDeletionResult>> {
+): Promise<{ result: z.infer<typeof ItemDeletionResult>; job: string | null }> {
   const sub = await SubscriptionModel.findById(subscriptionId(guild, packId)).lean<SubscriptionRow>();
   if (!sub) throw notFound(`This guild is not subscribed to pack ${packId}`);
   if (sub.owner)
@@ -39,29 +31,20 @@ export async function unsubscribeFromPack(
     const item = items.get(c.id);
     return item ? `Delete copy ${item.name} (${c.id}) from this guild` : `Forget copy ${c.id} (already gone)`;
   });
-  if (preview) return { applied: false, lines, conflicts: [] };
-  const reason = `Guildhall: pack ${packId} unsubscribed by ${actor.name}`;
-  for (const copy of copies) {
-    const item = items.get(copy.id);
-    if (item) {
-      try {
-        if (item.kind === 'sticker') await ctx.platform.guilds.deleteSticker(guild, copy.id, { reason });
-        else await ctx.platform.guilds.deleteEmoji(guild, copy.id, { reason });
-      } catch (err) {
-        if (!isPlatformNotFound(err)) throw platformProblem(err, `delete ${item.name}`);
-      }
-      await forgetGuildItem(guild, copy.id);
-    }
-    await SubscriptionModel.updateOne({ _id: sub._id }, { $pull: { copies: { id: copy.id } } });
-  }
-  await SubscriptionModel.deleteOne({ _id: sub._id });
+  if (preview) return { result: { applied: false, lines, conflicts: [] }, job: null };
   const pack = await PackModel.findById(packId).lean();
+  const job = await enqueueJob(
+    ctx,
+    guild,
+    { kind: 'pack.unsubscribe', pack: packId, targets: [guild], items: copies.map((c) => c.id) },
+    actor,
+  );
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'pack',
     target: packId,
-    summary: `Pack ${pack?.name ?? packId}: unsubscribed, ${copies.length} copied item(s) deleted`,
+    summary: `Pack ${pack?.name ?? packId}: unsubscribing, job ${job} deletes ${copies.length} copied item(s)`,
     actor: actor.sub,
     actorName: actor.name,
   });
-  return { applied: true, lines, conflicts: [] };
+  return { result: { applied: true, lines, conflicts: [] }, job };
 }

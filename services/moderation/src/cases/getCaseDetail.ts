@@ -7,6 +7,11 @@ import { toCase } from './toCase';
 export async function getCaseDetail(guild: string, number: number): Promise<z.infer<typeof CaseDetail>> {
   const row = await CaseModel.findById(caseId(guild, number)).lean<CaseRow>();
   if (!row) throw notFound(`Unknown case #${number}`);
+  return toCaseDetail(row);
+}
+
+/** A stored case as `CaseDetail`: the case, the platform's refusal (`failure`) and its history, oldest first. */
+export function toCaseDetail(row: CaseRow): z.infer<typeof CaseDetail> {
   return {
     case: toCase(row),
     failure: toRefusal(row.failure),
