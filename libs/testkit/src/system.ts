@@ -147,6 +147,11 @@ export async function startSystem(
      * plays the day through the bridge.
      */
     day?: 'after' | 'play';
+    /**
+     * The browser tests' setting: the dashboard is the one the gateway serves, so the gateway's own origin comes first
+     * in `DASHBOARD_ORIGINS` (the login lands there and its requests pass the CSRF check). Default: `DASHBOARD_ORIGIN`.
+     */
+    dashboardAtGateway?: boolean;
   } = {},
 ): Promise<System> {
   // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
@@ -203,7 +208,7 @@ export async function startSystem(
         OAUTH_CLIENT_ID: fake.clientId,
         OAUTH_CLIENT_SECRET: fake.clientSecret,
         OAUTH_REDIRECT_URI: `${gatewayUrl}/auth/callback`,
-        DASHBOARD_ORIGINS: DASHBOARD_ORIGIN,
+        DASHBOARD_ORIGINS: opts.dashboardAtGateway ? `${gatewayUrl},${DASHBOARD_ORIGIN}` : DASHBOARD_ORIGIN,
         COOKIE_SECURE: 'false',
         STAFF_JWKS_URL: staff.url,
         STAFF_JWT_ISSUER: STAFF_ISSUER,
