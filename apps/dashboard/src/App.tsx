@@ -1,5 +1,6 @@
 import { NavLink, Outlet, Route, Routes, useParams } from 'react-router';
 import { Problem } from './components/Status';
+import { allowedPages } from './nav';
 import { CaseCreatePage } from './pages/CaseCreate';
 import { CaseDetailPage } from './pages/CaseDetail';
 import { CasesPage } from './pages/Cases';
@@ -16,18 +17,6 @@ import { SignInPage } from './pages/SignIn';
 import { TicketPage } from './pages/Ticket';
 import { TicketsPage } from './pages/Tickets';
 import { useGuild, useSession } from './session';
-
-/** The pages of a guild, each shown in the menu only to users holding its cap (the API checks it again). */
-export const GUILD_PAGES: Array<{ path: string; label: string; caps: string[] }> = [
-  { path: '', label: 'Overview', caps: ['setup.manage'] },
-  { path: 'cases', label: 'Cases', caps: ['cases.read'] },
-  { path: 'queues', label: 'Appeals & reports', caps: ['appeals.decide', 'reports.manage'] },
-  { path: 'tickets', label: 'Tickets', caps: ['tickets.read'] },
-  { path: 'logs', label: 'Log settings', caps: ['logs.read'] },
-  { path: 'messages', label: 'Message search', caps: ['messages.search'] },
-  { path: 'journal', label: 'Journal', caps: ['journal.read'] },
-  { path: 'premium', label: 'Premium', caps: ['premium.manage'] },
-];
 
 /** The app's routes: sign-in or the guild picker at `/`, then one guild's pages under `/guilds/:guild`. */
 export function App() {
@@ -96,8 +85,7 @@ function Shell() {
 function GuildPages() {
   const { guild: id } = useParams();
   const guild = useGuild(id);
-  const caps = new Set(guild?.caps ?? []);
-  const pages = GUILD_PAGES.filter((p) => p.caps.some((c) => caps.has(c)));
+  const pages = allowedPages(guild?.caps ?? []);
   return (
     <div className="guild">
       <nav className="sidenav" aria-label="Guild pages">

@@ -1,7 +1,8 @@
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { guildPath } from '../api';
 import { Badge, Loadable } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
+import { allowedPages } from '../nav';
 import { useGuild } from '../session';
 import type { FeatureEntry } from '../types';
 
@@ -16,12 +17,18 @@ const FEATURE_PAGES: Record<string, string> = {
   premium: 'premium',
 };
 
-/** The guild overview: each feature's state from `GET …/setup`, with a link to where it is set up. */
+/**
+ * The guild overview: each feature's state from `GET …/setup`, with a link to where it is set up. A member without
+ * `setup.manage` lands on the first page their caps allow instead.
+ */
 export function OverviewPage() {
   const { guild = '' } = useParams();
   const info = useGuild(guild);
   useTitle(`Overview — ${info?.name ?? guild}`);
-  const setup = useLoad<{ features: FeatureEntry[] }>(guildPath(guild, '/setup'));
+  const mayRead = !info || info.caps.includes('setup.manage');
+  const setup = useLoad<{ features: FeatureEntry[] }>(mayRead ? guildPath(guild, '/setup') : null);
+  const first = allowedPages(info?.caps ?? [])[0];
+  if (!mayRead && first) return <Navigate to={`/guilds/${guild}/${first.path}`} replace />;
   return (
     <>
       <h1>Overview</h1>
