@@ -12,7 +12,6 @@ import {
   browserUnavailable,
   collectPageErrors,
   contextAs,
-  type DashboardBrowser,
   launchChromium,
   type System,
   startSystem,
@@ -20,7 +19,7 @@ import {
   USERS,
   waitFor,
 } from '@guildhall/testkit';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PLAIN_MEMBER } from '../e2e/support/securitySetup';
 
 const unavailable = browserUnavailable();
@@ -28,7 +27,7 @@ if (unavailable) process.stdout.write(`dashboard browser tests skipped: ${unavai
 const describeBrowser = unavailable ? describe.skip : describe;
 
 let sys: System;
-let chromium: DashboardBrowser;
+let chromium: Browser;
 let bus: EventBus;
 let ownerCookie: string;
 let g: string;
@@ -121,7 +120,7 @@ describeBrowser('dashboard', () => {
 
   beforeAll(async () => {
     if (unavailable) return;
-    const context = await contextAs(chromium.browser, sys, USERS.owner);
+    const context = await contextAs(chromium, sys, USERS.owner);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });
@@ -288,7 +287,7 @@ describeBrowser('dashboard', () => {
   });
 
   it('shows a member with one cap only what they may', async () => {
-    const context = await contextAs(chromium.browser, sys, USERS.moderator);
+    const context = await contextAs(chromium, sys, USERS.moderator);
     const mod = await context.newPage();
     const modErrors = collectPageErrors(mod);
     await mod.goto(`${sys.gatewayUrl}/`);

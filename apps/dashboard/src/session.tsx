@@ -13,12 +13,27 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
-/** Loads `GET /auth/me` once (401 = signed out) and offers sign-out (`POST /auth/logout`). */
+/** Set by the gateway next to the HttpOnly session cookie (and cleared with it): a session may exist. */
+const SIGNED_IN_COOKIE = 'service_signed_in';
+
+function maybeSignedIn(): boolean {
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SIGNED_IN_COOKIE}=`));
+}
+
+/**
+ * Loads `GET /auth/me` (401 = signed out) when the gateway's signed-in marker cookie says a session may exist, so a
+ * signed-out visit asks nothing; offers sign-out (`POST /auth/logout`).
+ */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [me, setMe] = useState<Me | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<ApiError | null>(null);
   const refresh = useCallback(() => {
+    if (!maybeSignedIn()) {
+      setMe(null);
+      setLoading(false);
+      return;
+    }
     setLoading(true);
     api<Me>('GET', '/auth/me')
       .then((m) => {

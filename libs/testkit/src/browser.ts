@@ -1,6 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { System } from './system';
 
@@ -24,27 +22,13 @@ export function browserUnavailable(): string | null {
   return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
 }
 
-/** A running Chromium driven by playwright-core, with a fresh profile removed by `close`. */
-export interface DashboardBrowser {
-  browser: Browser;
-  close(): Promise<void>;
-}
-
-/** Launches Debian's Chromium (never a downloaded one) with a fresh user-data-dir. */
-export async function launchChromium(): Promise<DashboardBrowser> {
+/**
+ * Launches Debian's Chromium (never a downloaded browser) through playwright-core; playwright gives each launch a
+ * fresh temporary profile and removes it on `close`.
+ */
+export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  const profile = mkdtempSync(path.join(tmpdir(), 'guildhall-chromium-'));
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`],
-  });
-  return {
-    browser,
-    close: async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /** Console errors, page errors and failed requests a page produced (the browser tests expect none). */
@@ -59,22 +43,20 @@ export function collectPageErrors(page: Page): string[] {
 }
 
 /**
- * A fresh browser context in which the real login signs in as `userId`: the dashboard's "Sign in" button goes to the
- * gateway's `/auth/login`, the fake platform's authorize page (told which user consents by its test-only `user`
- * parameter, added to that navigation here), the gateway's callback, and back to the dashboard.
+ * A fresh browser context (10 s action timeout) in which the real login signs in as `userId`: the dashboard's "Sign
+ * in" button goes to the gateway's `/auth/login`, the fake platform's authorize page consents as `userId`
+ * (`sys.platformAccount`), the gateway's callback sets the session, and the browser lands back on the dashboard.
+ * Contexts are used one at a time: the platform account is the last one chosen.
  */
 export async function contextAs(
   browser: Browser,
-  sys: Pick<System, 'fake' | 'gatewayUrl'>,
+  sys: Pick<System, 'platformAccount'>,
   userId: string,
   viewport = { width: 1280, height: 860 },
 ): Promise<BrowserContext> {
+  sys.platformAccount(userId);
   const context = await browser.newContext({ viewport });
-  await context.route(`${sys.fake.origin}/oauth2/authorize**`, (route) => {
-    const url = new URL(route.request().url());
-    url.searchParams.set('user', userId);
-    return route.continue({ url: url.toString() });
-  });
+  context.setDefaultTimeout(10_000);
   return context;
 }
 
