@@ -221,6 +221,25 @@ describeBrowser('dashboard', () => {
     await expectCleanPage(page, errors);
   });
 
+  it('adds a ticket type with a modal question', async () => {
+    await page.goto(url('/tickets'));
+    await page.getByRole('link', { name: 'Settings and types' }).click();
+    await page.getByRole('heading', { name: 'Ticket settings' }).waitFor();
+    await page.getByLabel('Button label').fill('Billing');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question', { exact: true }).fill('Order number');
+    await page.getByRole('button', { name: 'Add type' }).click();
+    await page.getByRole('status').filter({ hasText: 'Type added.' }).waitFor();
+    const { types } = await ok<{ types: Array<{ id: string; name: string; questions: Array<{ label: string }> }> }>(
+      'GET',
+      `/api/v1/servers/${g}/tickets/settings`,
+    );
+    const billing = types.find((t) => t.name === 'Billing')!;
+    expect(billing.questions.map((q) => q.label)).toEqual(['Order number']);
+    await expect(page.locator(`li[data-type="${billing.id}"]`).textContent()).resolves.toContain('1 question');
+    await expectCleanPage(page, errors);
+  });
+
   it('changes log settings with channel pickers and shows them after a reload', async () => {
     await page.goto(url('/logs'));
     const dest = page.getByLabel('Message edits and deletions');

@@ -15,6 +15,7 @@ import { PremiumPage } from './pages/Premium';
 import { QueuesPage } from './pages/Queues';
 import { SignInPage } from './pages/SignIn';
 import { TicketPage } from './pages/Ticket';
+import { TicketSettingsPage } from './pages/TicketSettings';
 import { TicketsPage } from './pages/Tickets';
 import { useGuild, useSession } from './session';
 
@@ -46,6 +47,7 @@ export function App() {
           <Route path="members/:user" element={<MemberPage />} />
           <Route path="queues" element={<QueuesPage />} />
           <Route path="tickets" element={<TicketsPage />} />
+          <Route path="tickets/settings" element={<TicketSettingsPage />} />
           <Route path="tickets/:number" element={<TicketPage />} />
           <Route path="logs" element={<LogSettingsPage />} />
           <Route path="messages" element={<MessagesPage />} />

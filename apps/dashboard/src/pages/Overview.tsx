@@ -12,7 +12,7 @@ const FEATURE_PAGES: Record<string, string> = {
   moderation: 'cases',
   appeals: 'queues',
   reports: 'queues',
-  tickets: 'tickets',
+  tickets: 'tickets/settings',
   logs: 'logs',
   premium: 'premium',
 };

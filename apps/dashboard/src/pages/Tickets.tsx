@@ -4,6 +4,7 @@ import { guildPath } from '../api';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
+import { useGuild } from '../session';
 import type { Ticket } from '../types';
 
 const STATUSES = ['open', 'claimed', 'closed'];
@@ -11,6 +12,7 @@ const STATUSES = ['open', 'claimed', 'closed'];
 /** Tickets of the guild, newest first, filtered by status and opener (kept in the URL), paged. */
 export function TicketsPage() {
   const { guild = '' } = useParams();
+  const info = useGuild(guild);
   useTitle('Tickets');
   const [params, setParams] = useSearchParams();
   const [cursors, setCursors] = useState<string[]>([]);
@@ -28,7 +30,14 @@ export function TicketsPage() {
   };
   return (
     <>
-      <h1>Tickets</h1>
+      <div className="heading">
+        <h1>Tickets</h1>
+        {info?.caps.includes('tickets.manage') && (
+          <Link className="button" to={`/guilds/${guild}/tickets/settings`}>
+            Settings and types
+          </Link>
+        )}
+      </div>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="t-status">Status</label>
