@@ -305,6 +305,32 @@ describeBrowser('dashboard', () => {
     await expectCleanPage(page, errors);
   });
 
+  it('creates a pack and previews an item deletion before anything is deleted', async () => {
+    await page.goto(url('/packs'));
+    await page.getByLabel('New pack name').fill('Lantern emoji');
+    await page.getByRole('button', { name: 'Create pack' }).click();
+    await page.getByRole('status').filter({ hasText: 'Pack Lantern emoji created.' }).waitFor();
+    const packs = await ok<{ packs: Array<{ name: string }>; loose: Array<{ id: string; name: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/packs`,
+    );
+    expect(packs.packs.map((p) => p.name)).toContain('Lantern emoji');
+    await expect(page.locator('ol.list').textContent()).resolves.toContain('Lantern emoji');
+    await expectCleanPage(page, errors);
+    // The fixture guild's own emoji are in no pack.
+    expect(packs.loose.length).toBeGreaterThan(0);
+    const item = packs.loose[0]!;
+    await page.getByLabel(item.name, { exact: false }).first().check();
+    await page.getByRole('button', { name: 'Delete selected…' }).click();
+    const previewBox = page.getByRole('region', { name: /^Delete 1 item/ });
+    await previewBox.waitFor();
+    expect(await previewBox.locator('li').count()).toBeGreaterThan(0);
+    await previewBox.getByRole('button', { name: 'Cancel' }).click();
+    const after = await ok<{ loose: Array<{ id: string }> }>('GET', `/api/v1/servers/${g}/packs`);
+    expect(after.loose.map((i) => i.id)).toContain(item.id);
+    await expectCleanPage(page, errors);
+  });
+
   it('shows a member with one cap only what they may', async () => {
     const context = await contextAs(chromium, sys, USERS.moderator);
     const mod = await context.newPage();

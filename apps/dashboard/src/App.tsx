@@ -11,6 +11,7 @@ import { MemberPage } from './pages/Member';
 import { MessagesPage } from './pages/Messages';
 import { NotFoundPage } from './pages/NotFound';
 import { OverviewPage } from './pages/Overview';
+import { PacksPage } from './pages/Packs';
 import { PremiumPage } from './pages/Premium';
 import { QueuesPage } from './pages/Queues';
 import { SignInPage } from './pages/SignIn';
@@ -52,6 +53,7 @@ export function App() {
           <Route path="logs" element={<LogSettingsPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="journal" element={<JournalPage />} />
+          <Route path="packs" element={<PacksPage />} />
           <Route path="premium" element={<PremiumPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>

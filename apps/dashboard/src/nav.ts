@@ -7,6 +7,7 @@ export const GUILD_PAGES: Array<{ path: string; label: string; caps: string[] }>
   { path: 'logs', label: 'Log settings', caps: ['logs.read'] },
   { path: 'messages', label: 'Message search', caps: ['messages.search'] },
   { path: 'journal', label: 'Journal', caps: ['journal.read'] },
+  { path: 'packs', label: 'Packs', caps: ['packs.manage'] },
   { path: 'premium', label: 'Premium', caps: ['premium.manage'] },
 ];
 

@@ -15,6 +15,7 @@ const FEATURE_PAGES: Record<string, string> = {
   tickets: 'tickets/settings',
   logs: 'logs',
   premium: 'premium',
+  packs: 'packs',
 };
 
 /**
