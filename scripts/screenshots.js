@@ -95,6 +95,9 @@ async function main() {
     await page.goto(guild(`/tickets/${ticket.number}`));
     await page.getByRole('heading', { name: /^Transcript/ }).waitFor();
     await shot('ticket');
+    await page.goto(guild('/tickets/settings'));
+    await page.getByRole('button', { name: 'Add type' }).waitFor();
+    await shot('ticket-settings');
     await page.goto(guild('/logs'));
     await page.getByRole('button', { name: 'Save log settings' }).waitFor();
     await shot('logs');
@@ -106,6 +109,9 @@ async function main() {
     await page.goto(guild('/journal'));
     await page.locator('li[data-event]').first().waitFor();
     await shot('journal');
+    await page.goto(guild('/packs'));
+    await page.getByRole('heading', { name: 'Slots' }).waitFor();
+    await shot('packs');
     await page.goto(guild('/queues'));
     await page.getByRole('heading', { name: 'Open reports' }).waitFor();
     await shot('queues');

@@ -195,6 +195,19 @@ describeBrowser('dashboard', () => {
     const actions = await page.locator('tr[data-case] td:nth-child(2)').allTextContents();
     expect(new Set(actions)).toEqual(new Set(['timeout']));
     await expectCleanPage(page, errors);
+    // Keyboard: type a member id and press Enter.
+    await page.getByLabel('Member id').fill(PLAIN_MEMBER);
+    await page.getByLabel('Member id').press('Enter');
+    await page.waitForURL(new RegExp(`target=${PLAIN_MEMBER}`));
+    const listed = await ok<{ cases: Array<{ number: number }> }>(
+      'GET',
+      `/api/v1/servers/${g}/cases?action=timeout&target=${PLAIN_MEMBER}`,
+    );
+    const expected = JSON.stringify(listed.cases.map((c) => c.number));
+    await waitFor(
+      () => page.locator('tr[data-case]').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-case')))),
+      (shown) => JSON.stringify(shown) === expected,
+    );
 
     await row.getByRole('link', { name: record.user.name }).click();
     await page.getByRole('heading', { name: record.user.name }).waitFor();

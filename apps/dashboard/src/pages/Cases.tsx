@@ -26,13 +26,16 @@ export function CasesPage() {
   const list = useLoad<{ cases: Case[]; next: number | null }>(
     guildPath(guild, '/cases', { ...filters, before: cursors.at(-1), limit: '25' }),
   );
-  const setFilter = (key: keyof typeof filters, value: string) => {
+  const setFilters = (changes: Partial<typeof filters>) => {
     const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
     setCursors([]);
     setParams(next, { replace: true });
   };
+  const setFilter = (key: keyof typeof filters, value: string) => setFilters({ [key]: value });
   return (
     <>
       <div className="heading">
@@ -43,11 +46,20 @@ export function CasesPage() {
           </Link>
         )}
       </div>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+      <form
+        className="filters"
+        aria-label="Filter cases"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          setFilters({ target: String(form.get('target')).trim(), moderator: String(form.get('moderator')).trim() });
+        }}
+      >
         <div className="field">
           <label htmlFor="f-target">Member id</label>
           <input
             id="f-target"
+            name="target"
             inputMode="numeric"
             defaultValue={filters.target}
             onBlur={(e) => setFilter('target', e.target.value.trim())}
@@ -57,6 +69,7 @@ export function CasesPage() {
           <label htmlFor="f-moderator">Moderator id</label>
           <input
             id="f-moderator"
+            name="moderator"
             inputMode="numeric"
             defaultValue={filters.moderator}
             onBlur={(e) => setFilter('moderator', e.target.value.trim())}
@@ -80,6 +93,7 @@ export function CasesPage() {
             ))}
           </select>
         </div>
+        <button type="submit">Apply</button>
       </form>
       <Loadable
         loading={list.loading}

@@ -38,8 +38,8 @@ export function LogSettingsPage() {
   return (
     <>
       <h1>Log settings</h1>
-      <Loadable loading={!form && (stored.loading || structure.loading)} error={stored.error ?? structure.error}>
-        {form && (
+      <Loadable loading={!form || !structure.data} error={stored.error ?? structure.error}>
+        {form && structure.data && (
           <form
             className="form"
             onSubmit={async (e) => {

@@ -68,8 +68,8 @@ export function TicketSettingsPage() {
           {done}
         </p>
       )}
-      <Loadable loading={!form && answer.loading} error={answer.error ?? structure.error}>
-        {form && (
+      <Loadable loading={!form || !structure.data} error={answer.error ?? structure.error}>
+        {form && structure.data && (
           <>
             <form
               className="form"

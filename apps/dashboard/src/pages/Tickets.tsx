@@ -38,7 +38,14 @@ export function TicketsPage() {
           </Link>
         )}
       </div>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+      <form
+        className="filters"
+        aria-label="Filter tickets"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set('opener', String(new FormData(e.currentTarget).get('opener')).trim());
+        }}
+      >
         <div className="field">
           <label htmlFor="t-status">Status</label>
           <select id="t-status" value={status} onChange={(e) => set('status', e.target.value)}>
@@ -52,11 +59,13 @@ export function TicketsPage() {
           <label htmlFor="t-opener">Opened by (member id)</label>
           <input
             id="t-opener"
+            name="opener"
             inputMode="numeric"
             defaultValue={opener}
             onBlur={(e) => set('opener', e.target.value.trim())}
           />
         </div>
+        <button type="submit">Apply</button>
       </form>
       <Loadable
         loading={list.loading}
