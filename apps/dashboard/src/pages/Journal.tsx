@@ -75,7 +75,12 @@ export function JournalPage() {
         </div>
       </form>
       <Problem error={undo.error} />
-      <Loadable loading={journal.loading && !journal.data} error={journal.error} empty={events.length === 0}>
+      <Loadable
+        loading={journal.loading && !journal.data}
+        error={journal.error}
+        empty={events.length === 0}
+        emptyText="No journal events."
+      >
         <ol className="journal">
           {events.map((e) => (
             <li key={e.id} data-event={e.id}>

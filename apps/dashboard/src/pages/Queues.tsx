@@ -29,7 +29,12 @@ function Appeals({ guild }: { guild: string }) {
     <section>
       <h2>Pending appeals</h2>
       <Problem error={decide.error} />
-      <Loadable loading={list.loading && !list.data} error={list.error} empty={appeals.length === 0}>
+      <Loadable
+        loading={list.loading && !list.data}
+        error={list.error}
+        empty={appeals.length === 0}
+        emptyText="No pending appeals."
+      >
         <ul className="list queue">
           {appeals.map((a) => (
             <li key={a.id}>
@@ -86,7 +91,12 @@ function Reports({ guild }: { guild: string }) {
     <section>
       <h2>Open reports</h2>
       <Problem error={resolve.error} />
-      <Loadable loading={list.loading && !list.data} error={list.error} empty={reports.length === 0}>
+      <Loadable
+        loading={list.loading && !list.data}
+        error={list.error}
+        empty={reports.length === 0}
+        emptyText="No open reports."
+      >
         <ul className="list queue">
           {reports.map((r) => (
             <li key={r.id}>
