@@ -2,7 +2,8 @@
 #   docker build --build-arg WORKSPACE=services/logs -t guildhall/logs .
 # WORKSPACE is one of the root package.json's `services/*` workspaces (gateway, moderation, tickets, logs,
 # community, billing, bridge); the image runs that workspace's `dist/main.js` (its `npm start`) on Node 22 LTS,
-# serving /healthz, /readyz and /metrics on PORT (8080).
+# serving /healthz, /readyz and /metrics on PORT (8080). The gateway's image also builds the dashboard (apps/dashboard,
+# Vite) and serves it at / from /app/apps/dashboard/dist; the other images carry an empty dist folder.
 FROM node:22-bookworm-slim AS build
 ARG WORKSPACE
 RUN test -n "$WORKSPACE" || { echo "set --build-arg WORKSPACE=services/<name>" >&2; exit 1; }
@@ -10,9 +11,12 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY libs ./libs
 COPY services ./services
+COPY apps ./apps
 RUN test -f "$WORKSPACE/tsconfig.json" || { echo "no workspace at $WORKSPACE" >&2; exit 1; } \
   && npm ci --no-audit --no-fund --ignore-scripts \
   && npx tsc -b "$WORKSPACE" \
+  && if [ "$WORKSPACE" = services/gateway ]; then npm run build -w @guildhall/dashboard; fi \
+  && mkdir -p apps/dashboard/dist \
   && npm prune --omit=dev --ignore-scripts
 
 FROM node:22-bookworm-slim
@@ -23,6 +27,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/libs ./libs
 COPY --from=build /app/${WORKSPACE} ./${WORKSPACE}
+COPY --from=build /app/apps/dashboard/dist ./apps/dashboard/dist
 WORKDIR /app/${WORKSPACE}
 USER node
 EXPOSE 8080

@@ -2,7 +2,7 @@
  * Jest runs TypeScript through @swc/jest (type checks are `tsc -b`, run by `npm test` first).
  * jose is ESM-only, so it is transformed too. Workspace imports resolve to their sources.
  * Projects: `unit` (every workspace's test/ folder), `e2e` (test/e2e: separate processes),
- * `faults` (test/faults: kill -9 and restarts).
+ * `faults` (test/faults: kill -9 and restarts), `browser` (test/browser: the dashboard in Debian's Chromium).
  */
 const swc = [
   '@swc/jest',
@@ -40,5 +40,6 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/e2e/support/timeout.ts'],
     },
     { ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.test.ts'] },
+    { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'], testTimeout: 60000 },
   ],
 };

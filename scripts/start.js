@@ -96,6 +96,7 @@ async function main() {
     [
       '',
       `Guildhall is running: ${url}`,
+      `  dashboard: ${url}/  (open it and sign in with the platform)`,
       `  health:   ${url}/healthz`,
       `  API docs: ${url}/api/docs`,
       `  bridge:   ${stack.bridgeUrl} (health), connected to ${simulator ? 'the simulator gateway' : 'the platform gateway (PLATFORM_BOT_TOKEN)'}`,
@@ -103,7 +104,7 @@ async function main() {
         ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall", its day played through the bridge (no bot token set; state in memory)`
         : `  platform: ${process.env.PLATFORM_API_URL ?? 'https://discord.com/api'}`,
       simulator
-        ? `  sign in:  open ${url}/auth/login (the simulator signs you in as the demo guild's owner), or:`
+        ? `  sign in:  open ${url}/ and press "Sign in" (the simulator signs you in as the demo guild's owner), or:`
         : '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
       ...(simulator ? ['  demo:     npm run demo   (a tour of the demo guild with live answers)'] : []),

@@ -1,3 +1,4 @@
+export * from './browser';
 export * from './clock';
 export * from './env';
 export * from './fakeStructure';

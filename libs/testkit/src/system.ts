@@ -11,6 +11,7 @@ import {
   guildDay,
   playGuildDay,
   recentDayStart,
+  type SeedUser,
   sampleGuild,
   startFakePlatform,
 } from '@guildhall/platform-simulator';
@@ -64,6 +65,11 @@ export interface System {
   apple: AppleChain;
   // biome-ignore lint/suspicious/noExplicitAny: the launcher's handle (scripts/stack.js)
   stack: any;
+  /**
+   * Makes `userId` (a user seeded by `startSystem`) the account the fake platform's authorize page consents as when a
+   * browser goes through the login (no test-only `user` parameter), as if that account were signed in at the platform.
+   */
+  platformAccount(userId: string): void;
   /** Signs in `userId` through the gateway's OAuth2 login against the fake platform; returns the session id. */
   login(userId: string): Promise<string>;
   /** A staff bearer token (claims override the defaults). */
@@ -131,6 +137,11 @@ export async function startSystem(
      * plays the day through the bridge.
      */
     day?: 'after' | 'play';
+    /**
+     * The browser tests' setting: the dashboard is the one the gateway serves, so the gateway's own origin comes first
+     * in `DASHBOARD_ORIGINS` (the login lands there and its requests pass the CSRF check). Default: `DASHBOARD_ORIGIN`.
+     */
+    dashboardAtGateway?: boolean;
   } = {},
 ): Promise<System> {
   // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
@@ -141,10 +152,15 @@ export async function startSystem(
   if (opts.day !== 'play') fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
   const guild = FIXTURE_IDS.guild;
   const manage = (id: string, name: string, owner: boolean) => ({ id, name, owner, permissions: owner ? '8' : '0' });
-  fake.seedUser({ id: USERS.owner, username: 'rowan89', guilds: [manage(guild, 'Lantern Hall', true)] });
-  fake.seedUser({ id: USERS.admin, username: 'selma39', guilds: [manage(guild, 'Lantern Hall', false)] });
-  fake.seedUser({ id: USERS.moderator, username: 'dario65', guilds: [manage(guild, 'Lantern Hall', false)] });
-  fake.seedUser({
+  const seeded = new Map<string, SeedUser>();
+  const seedUser = (user: SeedUser) => {
+    seeded.set(user.id, user);
+    fake.seedUser(user);
+  };
+  seedUser({ id: USERS.owner, username: 'rowan89', guilds: [manage(guild, 'Lantern Hall', true)] });
+  seedUser({ id: USERS.admin, username: 'selma39', guilds: [manage(guild, 'Lantern Hall', false)] });
+  seedUser({ id: USERS.moderator, username: 'dario65', guilds: [manage(guild, 'Lantern Hall', false)] });
+  seedUser({
     id: other.ids.owner,
     username: 'elsewhere-owner',
     guilds: [manage(other.ids.guild, 'Elsewhere', true)],
@@ -186,7 +202,7 @@ export async function startSystem(
         OAUTH_CLIENT_ID: fake.clientId,
         OAUTH_CLIENT_SECRET: fake.clientSecret,
         OAUTH_REDIRECT_URI: `${gatewayUrl}/auth/callback`,
-        DASHBOARD_ORIGINS: DASHBOARD_ORIGIN,
+        DASHBOARD_ORIGINS: opts.dashboardAtGateway ? `${gatewayUrl},${DASHBOARD_ORIGIN}` : DASHBOARD_ORIGIN,
         COOKIE_SECURE: 'false',
         STAFF_JWKS_URL: staff.url,
         STAFF_JWT_ISSUER: STAFF_ISSUER,
@@ -238,6 +254,11 @@ export async function startSystem(
     google,
     apple,
     stack,
+    platformAccount: (userId) => {
+      const user = seeded.get(userId);
+      if (!user) throw new Error(`${userId} is not a user startSystem seeded`);
+      fake.seedUser(user);
+    },
     login,
     staffToken: (claims = {}, o = {}) =>
       staff.sign(

@@ -9,6 +9,7 @@ import { staffVerifier } from './auth/staffJwt';
 import { declaredBodyLimit, parseByteSize } from './bodyLimit';
 import type { GatewayContext } from './config';
 import { dashboardCors } from './cors';
+import { dashboardCsp, dashboardRouter } from './dashboard';
 import { docsRouter } from './docs';
 import { proxyToServices } from './proxy';
 import { ipRateLimit, userRateLimit } from './rateLimit';
@@ -33,6 +34,9 @@ export const API_VERSION = '1.0.0';
  * | user rate limit | /api/*            | per session user / staff member, all replicas, 429 + Retry-After  |
  * | access          | /api/*            | community RPC.access: guild access and the route's cap -> 403     |
  * | proxy           | /api/*            | signed identity header, streamed body (413 past the limit), 503   |
+ * | dashboard       | everything else   | the built web app (hashed assets cached a year, SPA fallback)      |
+ *
+ * Every answer carries the dashboard's Content-Security-Policy (helmet defaults + platform CDN images).
  */
 export function mountGateway(app: Express, ctx: GatewayContext): void {
   const { config } = ctx;
@@ -41,11 +45,13 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
   const ipLimit = ipRateLimit(ctx);
   const sessions = new SessionCache(config.SESSION_CACHE_MS);
   sessions.share(ctx.bus, ctx.logger);
+  const access = accessCache(ctx);
 
+  app.use(dashboardCsp(config.PLATFORM_CDN_URL));
   app.use(dashboardCors(config.DASHBOARD_ORIGINS));
   app.use(cookieParser());
   app.use(['/auth', '/api'], ipLimit);
-  app.use(authRouter(config, sessions));
+  app.use(authRouter(config, sessions, access));
   app.use(docsRouter(apiRoutes, API_VERSION));
   app.all(
     '/api/{*rest}',
@@ -53,7 +59,8 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
     declaredBodyLimit(bodyLimit),
     authenticate(staffVerifier(config), dashboards, sessions),
     userRateLimit(ctx),
-    resolveAccess(accessCache(ctx)),
+    resolveAccess(access),
     proxyToServices(config, bodyLimit, ctx.logger),
   );
+  app.use(dashboardRouter());
 }

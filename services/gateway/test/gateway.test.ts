@@ -422,6 +422,45 @@ describe('OAuth2 login', () => {
     fake.assertNoViolations();
   });
 
+  it('/auth/me lists staff guilds with their caps, the bot presence, icons and an invite where the bot is missing', async () => {
+    fake.seedUser({
+      id: HELPER,
+      username: 'hale',
+      guilds: [
+        { id: GUILD, name: 'Guild', icon: 'abc123', owner: false, permissions: '0' },
+        { id: '997', name: 'Member only', owner: false, permissions: '0' },
+        { id: '996', name: 'Own, no bot', owner: true, permissions: '0' },
+      ],
+    });
+    const done = await login('/');
+    const cookie = /^service_session=([^;]+)/.exec(
+      done.headers.getSetCookie().find((c) => c.startsWith('service_session='))!,
+    )![1]!;
+    const marker = done.headers.getSetCookie().find((c) => c.startsWith('service_signed_in='))!;
+    expect(marker).toMatch(/^service_signed_in=1;/);
+    expect(marker).not.toMatch(/HttpOnly/i);
+    const body = (await (await api('/auth/me', { cookie })).json()) as {
+      guilds: Array<{ id: string; bot: boolean; caps: string[]; iconUrl: string | null; invite: string | null }>;
+    };
+    expect(body.guilds.map((g) => g.id).sort()).toEqual([GUILD, '996'].sort());
+    const staffed = body.guilds.find((g) => g.id === GUILD)!;
+    const own = body.guilds.find((g) => g.id === '996')!;
+    expect(staffed).toMatchObject({ bot: true, caps: ['tickets.read'], invite: null });
+    expect(staffed.iconUrl).toBe(`https://cdn.discordapp.com/icons/${GUILD}/abc123.png?size=64`);
+    const invite = new URL(own.invite!);
+    expect(own).toMatchObject({ bot: false, caps: [], iconUrl: null });
+    expect(`${invite.origin}${invite.pathname}`).toBe(`${fake.origin}/oauth2/authorize`);
+    expect(Object.fromEntries(invite.searchParams)).toMatchObject({
+      client_id: fake.clientId,
+      scope: 'bot applications.commands',
+      guild_id: '996',
+      disable_guild_select: 'true',
+    });
+    const out = await api('/auth/logout', { method: 'POST', cookie, headers: { origin: DASH } });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie().some((c) => /^service_signed_in=;/.test(c))).toBe(true);
+  });
+
   it('ignores an absolute next and refuses a state not started in this browser', async () => {
     fake.seedUser({ id: OAUTH_USER, username: 'mira' });
     const done = await login('https://evil.test/steal');

@@ -23,6 +23,13 @@ const SessionGuildSchema = z
     icon: z.string().nullable(),
     owner: z.boolean(),
     permissions: z.string().meta({ description: "The user's platform permission bit set (decimal string)" }),
+    bot: z.boolean().nullable().meta({ description: 'The bot is in the guild; null when community did not answer' }),
+    caps: z.array(z.string()).meta({ description: "The user's effective caps there ([] when unknown)" }),
+    iconUrl: z.string().nullable().meta({ description: "The guild's icon on the platform CDN, null without one" }),
+    invite: z
+      .string()
+      .nullable()
+      .meta({ description: 'Link adding the bot to this guild (managers of guilds without the bot), else null' }),
   })
   .meta({ id: 'SessionGuild' });
 
@@ -32,7 +39,9 @@ export const AuthMeSchema = z
     user: SessionUserSchema,
     guilds: z.array(SessionGuildSchema).meta({
       description:
-        'Guilds the user owns or holds Administrator / Manage Server in, from the platform at login (cached in the session)',
+        'Guilds the user owns or holds Administrator / Manage Server in (platform data at login, cached in the ' +
+        'session), and guilds where a staff role gives them caps (community, asked now); each says whether the bot ' +
+        'is there and carries an invite link when it is not',
     }),
     expiresAt: z.iso.datetime({ offset: true }),
   })
@@ -104,7 +113,9 @@ export function registerAuthPaths(registry: OpenAPIRegistry): void {
     path: '/auth/me',
     operationId: 'authMe',
     summary: 'The signed-in user',
-    description: 'The session user, the guilds they can manage (as of login) and when the session expires.',
+    description:
+      'The session user, the guilds the dashboard lists for them (manageable or with caps, with `bot`, `caps`, ' +
+      '`invite`) and when the session expires.',
     tags: ['auth'],
     security: [{ session: [] }],
     responses: {

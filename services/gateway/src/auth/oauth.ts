@@ -1,9 +1,12 @@
+import { CDN } from '@discordjs/rest';
 import { badRequest, HttpProblem, unauthorized } from '@guildhall/shared';
 import { type Request, type Response, Router } from 'express';
+import type { AccessCache } from '../access';
 import type { GatewayConfig } from '../config';
 import { assertTrustedOrigin } from '../csrf';
+import { dashboardGuilds } from './dashboardGuilds';
 import { consumeState, issueState, safeNext } from './oauthState';
-import { exchangeCode, fetchManagedGuilds, fetchUser, type OAuthClient } from './platformOAuth';
+import { exchangeCode, fetchUser, fetchUserGuilds, type OAuthClient } from './platformOAuth';
 import { clearSessionCookie, createSession, revokeSession, sessionCookie, setSessionCookie } from './session';
 import type { SessionCache } from './sessionCache';
 
@@ -21,13 +24,14 @@ export function authorizeUrl(config: GatewayConfig): URL {
  * - `GET /auth/login[?next=/path]`: 302 to the platform's authorize page (scopes `identify guilds`) with a
  *   `state` bound to a signed 10-minute cookie; `next` is kept when it is a relative path.
  * - `GET /auth/callback?code&state`: checks the state, exchanges the code, reads the user and their manageable
- *   guilds, revokes the session the browser had (rotation), creates a new one, sets `service_session` and
+ *   guilds (all of them; `/auth/me` filters), revokes the session the browser had (rotation), creates a new one, sets `service_session` and
  *   302s to `next` on the first dashboard origin. 400 bad/missing state, 401 login refused, 502 platform failure.
  * - `POST /auth/logout`: revokes the session at once and clears the cookie (204; CSRF-checked).
- * - `GET /auth/me`: `{user, guilds, expiresAt}` of the session (401 without one).
+ * - `GET /auth/me`: `{user, guilds, expiresAt}` of the session (401 without one); `guilds` are those the user
+ *   can manage or holds caps in, each with `bot`, `caps` and `invite` (see `dashboardGuilds`).
  * Revoked sessions are dropped from `sessions` (this process's cache) at once.
  */
-export function authRouter(config: GatewayConfig, sessions: SessionCache): Router {
+export function authRouter(config: GatewayConfig, sessions: SessionCache, access: AccessCache): Router {
   const router = Router();
   const secure = config.COOKIE_SECURE;
   const dashboard = config.DASHBOARD_ORIGINS[0] ?? null;
@@ -38,6 +42,7 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache): Route
     redirectUri: config.OAUTH_REDIRECT_URI,
   };
   const allowedOrigins = new Set(config.DASHBOARD_ORIGINS);
+  const cdn = new CDN(config.PLATFORM_CDN_URL);
 
   router.get('/auth/login', (req: Request, res: Response) => {
     if (!client.clientId || !client.redirectUri)
@@ -72,7 +77,7 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache): Route
       ]);
     const accessToken = await exchangeCode(client, code);
     const user = await fetchUser(client.apiUrl, accessToken);
-    const guilds = await fetchManagedGuilds(client.apiUrl, accessToken);
+    const guilds = await fetchUserGuilds(client.apiUrl, accessToken);
     const previous = sessionCookie(req);
     if (previous) {
       await revokeSession(previous);
@@ -105,7 +110,12 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache): Route
     const session = raw ? await sessions.find(raw) : null;
     if (!session) throw unauthorized('Not signed in (no valid service_session cookie)');
     res.setHeader('cache-control', 'no-store');
-    res.json({ user: session.user, guilds: session.guilds, expiresAt: session.expiresAt.toISOString() });
+    const guilds = await dashboardGuilds(session.guilds, session.user.id, access, {
+      authorize: authorizeUrl(config),
+      clientId: config.OAUTH_CLIENT_ID,
+      cdn,
+    });
+    res.json({ user: session.user, guilds, expiresAt: session.expiresAt.toISOString() });
   });
 
   return router;

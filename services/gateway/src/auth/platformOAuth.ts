@@ -50,21 +50,28 @@ export async function fetchUser(apiUrl: string, accessToken: string): Promise<Se
 }
 
 /**
- * The guilds of `GET {api}/v10/users/@me/guilds` the user can manage: owner, or holding Administrator or
- * Manage Server there.
+ * Every guild of `GET {api}/v10/users/@me/guilds` (kept in the session: `/auth/me` lists those the user can manage
+ * and those where a staff role gives them caps, which only community knows).
  */
-export async function fetchManagedGuilds(apiUrl: string, accessToken: string): Promise<SessionGuild[]> {
+export async function fetchUserGuilds(apiUrl: string, accessToken: string): Promise<SessionGuild[]> {
   const guilds = await getJson<RESTGetAPICurrentUserGuildsResult>(
     `${apiUrl}/v10/users/@me/guilds`,
     accessToken,
     "read the user's guilds",
   );
-  return guilds
-    .filter((g) => {
-      const perms = BigInt(g.permissions ?? '0');
-      return g.owner || (perms & ADMINISTRATOR) !== 0n || (perms & MANAGE_GUILD) !== 0n;
-    })
-    .map((g) => ({ id: g.id, name: g.name, icon: g.icon ?? null, owner: g.owner, permissions: g.permissions }));
+  return guilds.map((g) => ({
+    id: g.id,
+    name: g.name,
+    icon: g.icon ?? null,
+    owner: g.owner,
+    permissions: g.permissions,
+  }));
+}
+
+/** True when the user owns the guild or holds Administrator or Manage Server there (platform data at login). */
+export function canManage(guild: SessionGuild): boolean {
+  const perms = BigInt(guild.permissions || '0');
+  return guild.owner || (perms & ADMINISTRATOR) !== 0n || (perms & MANAGE_GUILD) !== 0n;
 }
 
 async function getJson<T>(url: string, accessToken: string, what: string): Promise<T> {

@@ -4,6 +4,11 @@ import { type SessionGuild, SessionModel, type SessionRow } from './sessionModel
 
 /** Name of the session cookie (interface spec, section 5). */
 export const SESSION_COOKIE = 'service_session';
+/**
+ * Readable by the dashboard's script (not HttpOnly, value `1`, no secret): set and cleared with the session cookie so
+ * the app asks `/auth/me` only when a session may exist, instead of logging a 401 on every signed-out visit.
+ */
+export const SIGNED_IN_COOKIE = 'service_signed_in';
 
 /** The signed-in user as kept in the session: platform user id, username, display name, avatar hash. */
 export interface SessionUser {
@@ -84,12 +89,14 @@ export function sessionCookieOptions(secure: boolean): CookieOptions {
   return { httpOnly: true, secure, sameSite: 'lax', path: '/' };
 }
 
-/** Sets the session cookie to `id`, expiring with the session. */
+/** Sets the session cookie to `id`, and the script-readable `SIGNED_IN_COOKIE`, both expiring with the session. */
 export function setSessionCookie(res: Response, id: string, expiresAt: Date, secure: boolean): void {
   res.cookie(SESSION_COOKIE, id, { ...sessionCookieOptions(secure), expires: expiresAt });
+  res.cookie(SIGNED_IN_COOKIE, '1', { ...sessionCookieOptions(secure), httpOnly: false, expires: expiresAt });
 }
 
-/** Clears the session cookie in the browser. */
+/** Clears the session cookie and `SIGNED_IN_COOKIE` in the browser. */
 export function clearSessionCookie(res: Response, secure: boolean): void {
   res.clearCookie(SESSION_COOKIE, sessionCookieOptions(secure));
+  res.clearCookie(SIGNED_IN_COOKIE, { ...sessionCookieOptions(secure), httpOnly: false });
 }

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, api } from './api';
+
+/** What `useLoad` holds: the answer, the error, whether a load runs, and a way to load again. */
+export interface Loaded<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** GETs `path` (null: nothing yet) and keeps the answer; a newer path or `reload` replaces it. */
+export function useLoad<T>(path: string | null): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(path !== null);
+  const [round, setRound] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `round` changes only to load the same path again
+  useEffect(() => {
+    if (path === null) return;
+    let live = true;
+    setLoading(true);
+    setError(null);
+    api<T>('GET', path)
+      .then((d) => {
+        if (live) setData(d);
+      })
+      .catch((e: unknown) => {
+        if (live) setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
+      })
+      .finally(() => {
+        if (live) setLoading(false);
+      });
+    return () => {
+      live = false;
+    };
+  }, [path, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { data, error, loading, reload };
+}
+
+/** Sets the document title to `<page> · Guildhall`. */
+export function useTitle(page: string): void {
+  useEffect(() => {
+    document.title = `${page} · Guildhall`;
+  }, [page]);
+}
+
+/**
+ * Runs an API change: `run(fn)` clears the last error, awaits `fn`, keeps an `ApiError` it throws (shown next to the
+ * form, with the field named) and returns whether it succeeded.
+ */
+export function useAction(): {
+  busy: boolean;
+  error: ApiError | null;
+  run: (fn: () => Promise<unknown>) => Promise<boolean>;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = useCallback(async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, run };
+}

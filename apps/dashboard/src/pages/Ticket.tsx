@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { api, guildPath } from '../api';
+import { Badge, Loadable, Problem, When } from '../components/Status';
+import { useAction, useLoad, useTitle } from '../hooks';
+import { useGuild } from '../session';
+import type { Ticket, TicketMessage } from '../types';
+
+/** One ticket: its state, claim/close/reopen (with `tickets.manage`), and the transcript with attachments. */
+export function TicketPage() {
+  const { guild = '', number = '' } = useParams();
+  const info = useGuild(guild);
+  useTitle(`Ticket #${number}`);
+  const view = useLoad<{ ticket: Ticket; messages: TicketMessage[] }>(guildPath(guild, `/tickets/${number}`));
+  const action = useAction();
+  const [reason, setReason] = useState('');
+  const t = view.data?.ticket;
+  const manage = info?.caps.includes('tickets.manage');
+  const act = async (name: 'claim' | 'close' | 'reopen') => {
+    const body = name === 'close' && reason.trim() ? { reason: reason.trim() } : {};
+    if (await action.run(() => api('POST', guildPath(guild, `/tickets/${number}/${name}`), body))) {
+      setReason('');
+      view.reload();
+    }
+  };
+  return (
+    <>
+      <h1>Ticket #{number}</h1>
+      <Loadable loading={view.loading && !t} error={view.error}>
+        {t && (
+          <>
+            <dl className="facts">
+              <dt>Type</dt>
+              <dd>{t.typeName}</dd>
+              <dt>Status</dt>
+              <dd>
+                <Badge value={t.status} />
+              </dd>
+              <dt>Opened by</dt>
+              <dd>{t.openerName}</dd>
+              <dt>Claimed by</dt>
+              <dd>{t.claimedName ?? '—'}</dd>
+              <dt>Opened</dt>
+              <dd>
+                <When at={t.createdAt} />
+              </dd>
+              {t.closedAt && (
+                <>
+                  <dt>Closed</dt>
+                  <dd>
+                    <When at={t.closedAt} />
+                    {t.closeReason && ` — ${t.closeReason}`}
+                  </dd>
+                </>
+              )}
+            </dl>
+            {manage && (
+              <div className="actions">
+                {t.status === 'open' && (
+                  <button type="button" disabled={action.busy} onClick={() => void act('claim')}>
+                    Claim
+                  </button>
+                )}
+                {t.status !== 'closed' && (
+                  <>
+                    <div className="field">
+                      <label htmlFor="close-reason">Close reason (optional)</label>
+                      <input
+                        id="close-reason"
+                        value={reason}
+                        maxLength={512}
+                        onChange={(e) => setReason(e.target.value)}
+                      />
+                    </div>
+                    <button type="button" className="danger" disabled={action.busy} onClick={() => void act('close')}>
+                      Close
+                    </button>
+                  </>
+                )}
+                {t.status === 'closed' && (
+                  <button type="button" disabled={action.busy} onClick={() => void act('reopen')}>
+                    Reopen
+                  </button>
+                )}
+              </div>
+            )}
+            <Problem error={action.error} />
+            <h2>Transcript ({view.data?.messages.length ?? 0} messages)</h2>
+            {view.data?.messages.length ? (
+              <ol className="transcript">
+                {view.data.messages.map((m) => (
+                  <li key={m.id}>
+                    <div className="meta">
+                      <strong>{m.authorName}</strong>
+                      {m.bot && <span className="badge">bot</span>} <When at={m.at} />
+                    </div>
+                    <p className="message-content">{m.content}</p>
+                    {m.attachments.length > 0 && (
+                      <ul className="attachments">
+                        {m.attachments.map((a) => (
+                          <li key={a}>
+                            <a href={a} target="_blank" rel="noreferrer">
+                              {decodeURIComponent(new URL(a).pathname.split('/').pop() ?? a)}
+                            </a>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p className="empty">No messages.</p>
+            )}
+          </>
+        )}
+      </Loadable>
+    </>
+  );
+}

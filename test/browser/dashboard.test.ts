@@ -1,0 +1,367 @@
+/**
+ * The dashboard in a real browser (issue 19): Debian's Chromium driven by playwright-core against the whole system
+ * (gateway serving the built app, five services, bridge, fake platform). Each step asserts what the page shows against
+ * what the API answers, that the page logged no console error, and that axe-core finds no label, name, title or
+ * contrast violation. Skips, printing why, when Chromium is not installed (.ci/run installs it).
+ */
+import { randomUUID } from 'node:crypto';
+import { FIXTURE_IDS, messageCreate } from '@guildhall/platform-simulator';
+import { createLogger, dispatchSubject, EventBus, newSnowflake } from '@guildhall/shared';
+import {
+  axeViolations,
+  browserUnavailable,
+  collectPageErrors,
+  contextAs,
+  launchChromium,
+  type System,
+  startSystem,
+  testNatsUrl,
+  USERS,
+  waitFor,
+} from '@guildhall/testkit';
+import type { Browser, Page } from 'playwright-core';
+import { PLAIN_MEMBER } from '../e2e/support/securitySetup';
+
+const unavailable = browserUnavailable();
+if (unavailable) process.stdout.write(`dashboard browser tests skipped: ${unavailable}\n`);
+const describeBrowser = unavailable ? describe.skip : describe;
+
+let sys: System;
+let chromium: Browser;
+let bus: EventBus;
+let ownerCookie: string;
+let g: string;
+const word = `lanternword${Date.now().toString(36)}`;
+let ticketNumber: number;
+
+/** The API as the owner (cookie + the gateway's own origin, which the dashboard runs on). */
+async function ownerApi<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${sys.gatewayUrl}${path}`, {
+    method,
+    headers: {
+      cookie: `service_session=${ownerCookie}`,
+      origin: sys.gatewayUrl,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+async function ok<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await ownerApi<T>(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Asserts the page is accessible by the checked rules and logged no error besides the `expected` ones. */
+async function expectCleanPage(page: Page, errors: string[], expected: RegExp[] = []): Promise<void> {
+  expect(await axeViolations(page)).toEqual([]);
+  expect(errors.filter((e) => !expected.some((x) => x.test(e)))).toEqual([]);
+}
+
+/** Publishes a message by `author` in `channel` as the platform's gateway would (bridge -> bus). */
+async function postMessage(channel: string, content: string): Promise<void> {
+  const at = new Date();
+  const author = { id: PLAIN_MEMBER, username: 'plain', discriminator: '0', global_name: null, avatar: null };
+  const d = messageCreate({
+    id: newSnowflake(at),
+    channel_id: channel,
+    guild_id: g,
+    author,
+    content,
+    timestamp: at.toISOString(),
+  });
+  await bus.publish(dispatchSubject('MESSAGE_CREATE', d), { t: 'MESSAGE_CREATE', s: 1, op: 0, d }, randomUUID());
+}
+
+beforeAll(async () => {
+  if (unavailable) return;
+  sys = await startSystem({ dashboardAtGateway: true });
+  g = sys.guild;
+  bus = await EventBus.connect({
+    url: testNatsUrl(),
+    name: 'browser-dashboard',
+    namespace: sys.namespace,
+    logger: createLogger('browser', 'silent'),
+  });
+  ownerCookie = await sys.login(USERS.owner);
+  await ok('PUT', `/api/v1/servers/${g}/staff/${FIXTURE_IDS.roles.moderator}`, { caps: ['cases.read'] });
+  const type = await ok<{ id: string }>('POST', `/api/v1/servers/${g}/tickets/types`, {
+    name: 'Support',
+    oneOpen: false,
+  });
+  await ok('POST', `/api/v1/servers/${g}/tickets/panel`, { channel: FIXTURE_IDS.channels.tickets });
+  const ticket = await ok<{ number: number; thread: string }>('POST', `/api/v1/servers/${g}/tickets`, {
+    type: type.id,
+    opener: PLAIN_MEMBER,
+  });
+  ticketNumber = ticket.number;
+  await postMessage(ticket.thread, `my order never arrived ${word}`);
+  await postMessage(FIXTURE_IDS.channels.general, `hello from the hall ${word}`);
+  await waitFor(
+    () => ownerApi<{ messages: unknown[] }>('GET', `/api/v1/servers/${g}/messages?q=${word}`),
+    (r) => r.status === 200 && r.body.messages.length === 1,
+    20_000,
+  );
+  chromium = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await chromium?.close();
+  await bus?.close();
+  await sys?.stop();
+});
+
+describeBrowser('dashboard', () => {
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    if (unavailable) return;
+    const context = await contextAs(chromium, sys, USERS.owner);
+    page = await context.newPage();
+    errors = collectPageErrors(page);
+  });
+
+  const url = (path: string) => `${sys.gatewayUrl}/guilds/${g}${path}`;
+
+  it('signs in with the platform, lists the guild and shows the overview from GET …/setup', async () => {
+    await page.goto(`${sys.gatewayUrl}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).waitFor();
+    expect(await page.title()).toBe('Sign in · Guildhall');
+    await expectCleanPage(page, errors);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('heading', { name: 'Your guilds' }).waitFor();
+    expect(new URL(page.url()).origin).toBe(sys.gatewayUrl);
+    const guild = page.getByRole('link', { name: /Lantern Hall/ });
+    await expect(guild.textContent()).resolves.toContain('Owner');
+    await expectCleanPage(page, errors);
+
+    await guild.click();
+    const setup = await ok<{ features: Array<{ feature: string; state: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/setup`,
+    );
+    await page.locator('tr[data-feature]').first().waitFor();
+    const rows = await page
+      .locator('tr[data-feature]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => ({ feature: tr.getAttribute('data-feature'), state: tr.querySelector('.badge')?.textContent })),
+      );
+    expect(rows).toEqual(setup.features.map((f) => ({ feature: f.feature, state: f.state })));
+    expect(await page.title()).toBe('Overview — Lantern Hall · Guildhall');
+    await expectCleanPage(page, errors);
+  });
+
+  it('creates a timeout case with the suggestion shown, then finds it in the list and the member record', async () => {
+    const record = await ok<{ user: { name: string }; suggestion: { why: string } }>(
+      'GET',
+      `/api/v1/servers/${g}/members/${PLAIN_MEMBER}`,
+    );
+    await page.goto(url('/cases/new'));
+    await page.getByLabel(/^Member/).fill(PLAIN_MEMBER);
+    await expect(page.getByTestId('suggestion').textContent()).resolves.toContain(record.suggestion.why);
+    await expect(page.locator('#target-info').textContent()).resolves.toContain(record.user.name);
+
+    // An empty reason: the API's 400 is shown with the field named, and nothing is created.
+    await page.getByLabel('Action').selectOption('warn');
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/reason/);
+    await expectCleanPage(page, errors, [/status of 400/]);
+    errors.length = 0;
+
+    const reason = `Posting invite links ${word}`;
+    await page.getByLabel('Action').selectOption('timeout');
+    await page.getByLabel('Duration').selectOption('3600');
+    await page.getByLabel('Reason').fill(reason);
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await page.waitForURL(/\/cases\/\d+$/);
+    const number = Number(page.url().split('/').pop());
+    const detail = await ok<{ case: { status: string; action: string } }>(
+      'GET',
+      `/api/v1/servers/${g}/cases/${number}`,
+    );
+    expect(detail.case.action).toBe('timeout');
+    await expect(page.getByRole('heading', { name: `Case #${number}` }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.case-reason').textContent()).resolves.toBe(reason);
+    await expect(page.locator('.timeline').textContent()).resolves.toContain('created');
+    await expectCleanPage(page, errors);
+
+    await page.goto(url('/cases?action=timeout'));
+    const row = page.locator(`tr[data-case="${number}"]`);
+    await expect(row.textContent()).resolves.toContain(reason);
+    const actions = await page.locator('tr[data-case] td:nth-child(2)').allTextContents();
+    expect(new Set(actions)).toEqual(new Set(['timeout']));
+    await expectCleanPage(page, errors);
+    // Keyboard: type a member id and press Enter.
+    await page.getByLabel('Member id').fill(PLAIN_MEMBER);
+    await page.getByLabel('Member id').press('Enter');
+    await page.waitForURL(new RegExp(`target=${PLAIN_MEMBER}`));
+    const listed = await ok<{ cases: Array<{ number: number }> }>(
+      'GET',
+      `/api/v1/servers/${g}/cases?action=timeout&target=${PLAIN_MEMBER}`,
+    );
+    const expected = JSON.stringify(listed.cases.map((c) => c.number));
+    await waitFor(
+      () => page.locator('tr[data-case]').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-case')))),
+      (shown) => JSON.stringify(shown) === expected,
+    );
+
+    await row.getByRole('link', { name: record.user.name }).click();
+    await page.getByRole('heading', { name: record.user.name }).waitFor();
+    await expect(page.locator(`tr[data-case="${number}"]`).textContent()).resolves.toContain(reason);
+    await expectCleanPage(page, errors);
+  });
+
+  it('closes a ticket and shows its transcript', async () => {
+    await page.goto(url('/tickets'));
+    await page.locator(`tr[data-ticket="${ticketNumber}"]`).getByRole('link').click();
+    await page.getByRole('heading', { name: `Ticket #${ticketNumber}` }).waitFor();
+    await expect(page.locator('.transcript').textContent()).resolves.toContain(`my order never arrived ${word}`);
+    await expectCleanPage(page, errors);
+    await page.getByLabel('Close reason (optional)').fill('Refund sent');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Reopen' }).waitFor();
+    await expect(page.locator('.facts').textContent()).resolves.toContain('Refund sent');
+    const after = await ok<{ ticket: { status: string; closeReason: string } }>(
+      'GET',
+      `/api/v1/servers/${g}/tickets/${ticketNumber}`,
+    );
+    expect(after.ticket).toMatchObject({ status: 'closed', closeReason: 'Refund sent' });
+    await expect(page.locator('.facts .badge').textContent()).resolves.toBe('closed');
+    await expectCleanPage(page, errors);
+  });
+
+  it('adds a ticket type with a modal question', async () => {
+    await page.goto(url('/tickets'));
+    await page.getByRole('link', { name: 'Settings and types' }).click();
+    await page.getByRole('heading', { name: 'Ticket settings' }).waitFor();
+    await page.getByLabel('Button label').fill('Billing');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question', { exact: true }).fill('Order number');
+    await page.getByRole('button', { name: 'Add type' }).click();
+    await page.getByRole('status').filter({ hasText: 'Type added.' }).waitFor();
+    const { types } = await ok<{ types: Array<{ id: string; name: string; questions: Array<{ label: string }> }> }>(
+      'GET',
+      `/api/v1/servers/${g}/tickets/settings`,
+    );
+    const billing = types.find((t) => t.name === 'Billing')!;
+    expect(billing.questions.map((q) => q.label)).toEqual(['Order number']);
+    await expect(page.locator(`li[data-type="${billing.id}"]`).textContent()).resolves.toContain('1 question');
+    await expectCleanPage(page, errors);
+  });
+
+  it('changes log settings with channel pickers and shows them after a reload', async () => {
+    await page.goto(url('/logs'));
+    const dest = page.getByLabel('Message edits and deletions');
+    await dest.selectOption(FIXTURE_IDS.channels.general);
+    const bots = page.getByLabel('Ignore messages of bots');
+    const ignoreBots = !(await bots.isChecked());
+    await bots.setChecked(ignoreBots);
+    await page.getByRole('button', { name: 'Save log settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.reload();
+    await expect(page.getByLabel('Message edits and deletions').inputValue()).resolves.toBe(
+      FIXTURE_IDS.channels.general,
+    );
+    await expect(page.getByLabel('Ignore messages of bots').isChecked()).resolves.toBe(ignoreBots);
+    const stored = await ok<{ settings: { messagesChannel: string; ignoreBots: boolean } }>(
+      'GET',
+      `/api/v1/servers/${g}/logs`,
+    );
+    expect(stored.settings).toMatchObject({ messagesChannel: FIXTURE_IDS.channels.general, ignoreBots });
+    await expectCleanPage(page, errors);
+  });
+
+  it('searches messages', async () => {
+    await page.goto(url('/messages'));
+    await page.getByLabel('Text').fill(word);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const results = page.locator('.results > li');
+    await results.first().waitFor();
+    expect(await results.allTextContents()).toEqual([expect.stringContaining(`hello from the hall ${word}`)]);
+    await expectCleanPage(page, errors);
+  });
+
+  it('undoes the timeout from the journal', async () => {
+    await page.goto(url('/journal'));
+    await page.getByLabel('Kind').selectOption('member_timeout');
+    const events = await waitFor(
+      () =>
+        ownerApi<{ events: Array<{ id: string; target: string }> }>(
+          'GET',
+          `/api/v1/servers/${g}/journal?kind=member_timeout&target=${PLAIN_MEMBER}`,
+        ),
+      (r) => r.status === 200 && r.body.events.length > 0,
+      20_000,
+    );
+    const event = events.body.events[0]!.id;
+    const item = page.locator(`li[data-event="${event}"]`);
+    await waitFor(
+      async () => {
+        await page.getByLabel('Kind').selectOption('');
+        await page.getByLabel('Kind').selectOption('member_timeout');
+        return item.isVisible();
+      },
+      (v) => v,
+      10_000,
+    );
+    await item.getByRole('button', { name: /^Undo/ }).click();
+    await item.locator('.badge', { hasText: 'undone' }).waitFor();
+    const after = await ok<{ events: Array<{ id: string; undoneAt: string | null }> }>(
+      'GET',
+      `/api/v1/servers/${g}/journal?kind=member_timeout&target=${PLAIN_MEMBER}`,
+    );
+    expect(after.events.find((e) => e.id === event)?.undoneAt).toEqual(expect.any(String));
+    await expectCleanPage(page, errors);
+  });
+
+  it('creates a pack and previews an item deletion before anything is deleted', async () => {
+    await page.goto(url('/packs'));
+    await page.getByLabel('New pack name').fill('Lantern emoji');
+    await page.getByRole('button', { name: 'Create pack' }).click();
+    await page.getByRole('status').filter({ hasText: 'Pack Lantern emoji created.' }).waitFor();
+    const packs = await ok<{ packs: Array<{ name: string }>; loose: Array<{ id: string; name: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/packs`,
+    );
+    expect(packs.packs.map((p) => p.name)).toContain('Lantern emoji');
+    await expect(page.locator('ol.list').textContent()).resolves.toContain('Lantern emoji');
+    await expectCleanPage(page, errors);
+    // The fixture guild's own emoji are in no pack.
+    expect(packs.loose.length).toBeGreaterThan(0);
+    const item = packs.loose[0]!;
+    await page.getByLabel(item.name, { exact: false }).first().check();
+    await page.getByRole('button', { name: 'Delete selected…' }).click();
+    const previewBox = page.getByRole('region', { name: /^Delete 1 item/ });
+    await previewBox.waitFor();
+    expect(await previewBox.locator('li').count()).toBeGreaterThan(0);
+    await previewBox.getByRole('button', { name: 'Cancel' }).click();
+    const after = await ok<{ loose: Array<{ id: string }> }>('GET', `/api/v1/servers/${g}/packs`);
+    expect(after.loose.map((i) => i.id)).toContain(item.id);
+    await expectCleanPage(page, errors);
+  });
+
+  it('shows a member with one cap only what they may', async () => {
+    const context = await contextAs(chromium, sys, USERS.moderator);
+    const mod = await context.newPage();
+    const modErrors = collectPageErrors(mod);
+    await mod.goto(`${sys.gatewayUrl}/`);
+    await mod.getByRole('link', { name: 'Sign in with Discord' }).click();
+    const guild = mod.getByRole('link', { name: /Lantern Hall/ });
+    await expect(guild.textContent()).resolves.toContain('1 permission');
+    await guild.click();
+    await mod.getByRole('heading', { name: 'Cases' }).waitFor();
+    const nav = await mod.getByRole('navigation', { name: 'Guild pages' }).getByRole('link').allTextContents();
+    expect(nav).toEqual(['Cases']);
+    await expect(mod.getByRole('link', { name: 'New case' }).count()).resolves.toBe(0);
+    await expectCleanPage(mod, modErrors);
+
+    await mod.goto(url('/tickets'));
+    await expect(mod.getByRole('alert').textContent()).resolves.toContain('tickets.read');
+    await expectCleanPage(mod, modErrors, [/status of 403/]);
+    await context.close();
+  });
+});
