@@ -1,4 +1,5 @@
 export * from './bus/consumers';
+export * from './bus/deadLetters';
 export * from './bus/dispatch';
 export * from './bus/dispatchSubjects';
 export * from './bus/eventBus';
