@@ -4,6 +4,7 @@ export * from './bus/dispatch';
 export * from './bus/dispatchSubjects';
 export * from './bus/eventBus';
 export * from './bus/outbox';
+export * from './bus/partitionLeases';
 export * from './config';
 export * from './contract';
 export * from './contract/match';

@@ -522,9 +522,8 @@ export function coverFilter(filters: string[]): string {
   const out: string[] = [];
   for (let i = 0; i < shortest; i++) {
     const tokens = new Set(split.map((t) => t[i]));
-    const token = tokens.size === 1 ? (split[0]?.[i] as string) : '*';
-    if (token === '>' || (!sameLength && (i === shortest - 1 || token === '*'))) return [...out, '>'].join('.');
-    out.push(token);
+    if (tokens.has('>') || (!sameLength && i === shortest - 1)) return [...out, '>'].join('.');
+    out.push(tokens.size === 1 ? (split[0]?.[i] as string) : '*');
   }
   return out.join('.');
 }
