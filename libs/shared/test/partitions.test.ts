@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import {
   coverFilter,
   createLogger,
@@ -8,12 +11,14 @@ import {
   LEASE_BUCKET,
   listDeadLetters,
   partitionFilters,
-  replayDeadLetters,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
 import { Kvm } from '@nats-io/kv';
 
 const logger = createLogger('test', 'silent');
+const run = promisify(execFile);
+/** The dead-letter command (`npm run deadletters`). */
+const CLI = path.resolve(__dirname, '../../../scripts/deadletters.js');
 
 /** Guild ids in different partitions (0..15 apart from their own). */
 const GUILD_A = '1300000000000000016'; // partition 0
@@ -95,9 +100,13 @@ describe('per-guild order over JetStream partitions', () => {
     ]);
     expect((await bus.deadLetters.get()).values).toEqual([expect.objectContaining({ labels: { durable }, value: 1 })]);
 
+    const env = { ...process.env, NATS_URL: testNatsUrl(), NATS_NAMESPACE: ns };
+    const listed = await run(process.execPath, [CLI, 'list', durable], { env });
+    expect(listed.stdout).toContain(`${parked[0]?.seq}\t`);
+    expect(listed.stdout).toContain(`\t${durable}\t${parked[0]?.subject}\tpoisoned ${GUILD_A}-1\n1 dead letter(s)`);
     fixed = true;
-    const replayed = await replayDeadLetters(bus, durable, parked[0]?.seq);
-    expect(replayed.map((l) => l.seq)).toEqual([parked[0]?.seq]);
+    const replayed = await run(process.execPath, [CLI, 'replay', durable, '--seq', String(parked[0]?.seq)], { env });
+    expect(replayed.stdout).toContain(`1 dead letter(s) of ${durable} replayed`);
     await waitFor(() => handled.includes('A1'));
     expect(handled).toEqual(['B1', 'B2', 'A2', 'A1']);
     expect(await listDeadLetters(bus, durable)).toEqual([]);

@@ -1,4 +1,4 @@
-import { type MemberHistoryReply, RPC } from '@guildhall/shared';
+import { eventSubject, type MemberHistoryReply, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { CaseModel, type CaseRow } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
@@ -20,7 +20,7 @@ describe('cases lifted outside a revoke', () => {
   const statusOf = (_target: string, number: number) => CaseModel.findOne({ guild: h.seed.id, number }).lean<CaseRow>();
   const undone = (kind: string, target: string, id: string) =>
     h.peer.publish(
-      `events.logs.${h.seed.id}.journal.undone`,
+      eventSubject('logs', h.seed.id, 'journal.undone'),
       {
         id: `undone-${id}`,
         type: 'journal.undone',
