@@ -56,7 +56,7 @@ export interface ConsumeOptions<T = unknown> {
   filterSubjects: string[];
   /** Messages delivered but not yet acknowledged, per partition, at most (default 512). */
   maxAckPending?: number;
-  /** A message not acknowledged within this many ms is delivered again (default 30 000). */
+  /** A message not acknowledged (nor marked in progress) within this many ms is delivered again (default 10 000). */
   ackWaitMs?: number;
   /** Attempts at one message before it is parked on `deadletter.<durable>` (default 20). */
   maxDeliver?: number;
@@ -222,7 +222,7 @@ export class EventBus {
     const stream = this.streamName(opts.stream);
     const multiple = this.supportsMultipleFilters();
     const maxAckPending = opts.maxAckPending ?? 512;
-    const ackWaitMs = opts.ackWaitMs ?? 30_000;
+    const ackWaitMs = opts.ackWaitMs ?? 10_000;
     const name = (p: number) => `${this.namespace ? `${this.namespace}_` : ''}${opts.durable}-p${p}`;
     const clientFilters = opts.filterSubjects.map((s) => this.subject(s));
     const configs = Array.from({ length: DISPATCH_PARTITIONS }, (_, p) => ({
