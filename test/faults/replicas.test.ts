@@ -23,7 +23,7 @@ afterAll(async () => {
   await mongo?.close();
   await sys?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 /** What one replica stores for the stream (each guild's dispatches handled in order): the first text as original, one edit, add-then-remove per member. */
 function oneReplicaResult(written: EditsAndRoles) {
@@ -67,8 +67,11 @@ it('two replicas of each consuming service store what one replica does, even wit
       edited: await messages.countDocuments({ _id: { $in: ids }, content: /^edited/ }),
       roles: await events.countDocuments({ guild: sys.guild, kind: 'member_roles' }),
     }),
-    (n) => n.edited === MESSAGES && n.roles === 2 * MEMBERS,
-    90_000,
+    (n) => {
+      if (process.env.DEBUG_REPLICAS) process.stdout.write(`${new Date().toISOString()} ${JSON.stringify(n)}\n`);
+      return n.edited === MESSAGES && n.roles === 2 * MEMBERS;
+    },
+    240_000,
   );
   const stored = await messages
     .find({ _id: { $in: ids } }, { projection: { _id: 1, original: 1, content: 1 } })
@@ -86,4 +89,4 @@ it('two replicas of each consuming service store what one replica does, even wit
       changes: roleEvents.filter((e) => e.target === target).map((e) => e.data),
     })),
   }).toEqual(oneReplicaResult(written));
-}, 200_000);
+}, 400_000);

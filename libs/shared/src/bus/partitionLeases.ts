@@ -116,12 +116,15 @@ export class PartitionLeases {
   /** Claims partition `p` when its lease is free or lapsed; true when claimed. */
   private async claim(p: number): Promise<boolean> {
     const entry = await this.kv.get(this.leaseKey(p));
-    const clean = entry?.operation === 'PUT' && entry.string() === FREE;
-    if (entry?.operation === 'PUT' && !clean) return false;
+    const value = entry?.operation === 'PUT' ? entry.string() : null;
+    const clean = value === FREE;
+    // a lease still naming this replica was lost to an error (NATS unreachable), not to another replica
+    if (value !== null && !clean && value !== this.instance) return false;
     try {
-      const revision = clean
-        ? await this.kv.update(this.leaseKey(p), this.instance, entry.revision)
-        : await this.kv.create(this.leaseKey(p), this.instance);
+      const revision =
+        entry && value !== null
+          ? await this.kv.update(this.leaseKey(p), this.instance, entry.revision)
+          : await this.kv.create(this.leaseKey(p), this.instance);
       this.held.set(p, revision);
     } catch {
       return false; // another replica was faster
