@@ -72,7 +72,7 @@ describe('per-guild order over JetStream partitions', () => {
       stream: 'PLATFORM' as const,
       durable,
       filterSubjects: [dispatchFilter('MESSAGE_CREATE')],
-      maxDeliver: 3,
+      maxDeliver: 5,
     };
     await bus.consume<Msg>(opts, async ({ data }) => {
       if (data.poison && !fixed) throw new Error(`poisoned ${data.guild}-${data.n}`);

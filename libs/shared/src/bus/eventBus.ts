@@ -2,6 +2,7 @@ import {
   AckPolicy,
   type Consumer,
   type ConsumerConfig,
+  type ConsumerInfo,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
@@ -238,8 +239,8 @@ export class EventBus {
       max_deliver: -1,
     }));
     await this.adoptLegacyConsumer(stream, opts.durable, configs);
-    await Promise.all(configs.map((config) => this.ensureConsumer(stream, config)));
-    const consumers = await Promise.all(configs.map((config) => this.js.consumers.get(stream, config.durable_name)));
+    const infos = await Promise.all(configs.map((config) => this.ensureConsumer(stream, config)));
+    const consumers = infos.map((info) => this.js.consumers.getConsumerFromInfo(info));
     const handling: PartitionHandling = {
       batchSize,
       fetchSize: Math.min(maxAckPending, Math.max(batchSize * 2, 64)),
@@ -318,36 +319,35 @@ export class EventBus {
    * Creates the durable consumer `config.durable_name`, or brings an existing one to `config` (a deployment changed
    * its filters or limits): updated in place when the server allows it, else (a changed filter on NATS < 2.10, a
    * switch between one and several filters) deleted and created again to start right after the last message it
-   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones.
+   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones. Returns its info.
    */
   private async ensureConsumer(
     stream: string,
     config: Partial<ConsumerConfig> & { durable_name: string },
-  ): Promise<void> {
+  ): Promise<ConsumerInfo> {
     const name = config.durable_name;
     const existing = await this.jsm.consumers.info(stream, name).catch(() => null);
     if (!existing) {
-      await this.jsm.consumers.add(stream, config).catch(async (err) => {
-        await this.jsm.consumers.info(stream, name).catch(() => {
+      return this.jsm.consumers.add(stream, config).catch(async (err) =>
+        this.jsm.consumers.info(stream, name).catch(() => {
           throw err;
-        });
-      });
-      return;
+        }),
+      );
     }
     const current = existing.config;
     const norm = (v: unknown) => JSON.stringify(v === '' || (Array.isArray(v) && !v.length) ? null : (v ?? null));
     const keys = ['filter_subject', 'filter_subjects', 'max_ack_pending', 'ack_wait', 'max_deliver'] as const;
     const changed = keys.some((key) => norm(current[key]) !== norm(config[key]));
-    if (!changed) return;
+    if (!changed) return existing;
     this.logger.info({ stream, durable: name }, 'updating consumer config');
     const { deliver_policy: _policy, durable_name: _name, ack_policy: _ack, ...changes } = config;
     try {
       // `update` merges into the current config: a filter that goes away must be cleared explicitly
-      await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
+      return await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
     } catch (err) {
       this.logger.info({ err, stream, durable: name }, 'consumer cannot be updated in place; recreating it');
       await this.jsm.consumers.delete(stream, name);
-      await this.jsm.consumers.add(stream, {
+      return this.jsm.consumers.add(stream, {
         ...config,
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: existing.ack_floor.stream_seq + 1,
