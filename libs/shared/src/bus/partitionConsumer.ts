@@ -138,7 +138,7 @@ export class PartitionConsumer {
     }
   }
 
-  /** Acks (or naks...) the messages of `batch` still in hand, in order. */
+  /** Settles (`how`: ack, nak or term) the messages of `batch` still in hand, in order, and lets go of them. */
   private settle(batch: JsMsg[], how: (m: JsMsg) => void): void {
     for (const m of batch) {
       if (!this.inHand.delete(m)) continue;
