@@ -147,7 +147,9 @@ function identitySecret(dataDir) {
  * (default PORT or 8080), `mongoUrl`, `natsUrl`, `namespace` (NATS_NAMESPACE), `dbPrefix` (default guildhall), `log`,
  * `bridge` (also run the platform bridge `services/bridge/dist/main.js` on port basePort+16 and wait until its
  * shards are READY; it needs PLATFORM_BOT_TOKEN and connects to the gateway `PLATFORM_API_URL`'s `/v10/gateway/bot`
- * names), `supervise` (restart the embedded MongoDB, a service, the gateway or the bridge when it exits unasked, with backoff, printed through
+ * names), `replicas` (processes per service, e.g. `{ logs: 2 }`: replica k >= 2 of a service is named `<service>-<k>`
+ * and listens on basePort+20+..., sharing the service's database and NATS consumers), `supervise` (restart the
+ * embedded MongoDB, a service, the gateway or the bridge when it exits unasked, with backoff, printed through
  * `log('supervisor', ...)`; see scripts/supervisor.js; `npm start` sets it). Returns the URLs (`bridgeUrl` null
  * without the bridge) and `stop()`, `kill(name, signal)` and `start(name)` for fault tests (without `supervise`).
  */
@@ -207,14 +209,32 @@ async function startStack(options = {}) {
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const bridgeUrl = options.bridge ? `http://127.0.0.1:${basePort + 16}` : null;
     /** Where each process answers /readyz. */
-    const readyUrl = (name) => (name === 'gateway' ? gatewayUrl : name === 'bridge' ? bridgeUrl : urls[name]);
+    const extra = Object.entries(options.replicas ?? {}).flatMap(([service, n]) =>
+      Array.from({ length: Math.max(0, n - 1) }, (_, i) => ({ name: `${service}-${i + 2}`, service })),
+    );
+    const replicaOf = Object.fromEntries(extra.map((r, i) => [r.name, { ...r, port: basePort + 20 + i }]));
+    const readyUrl = (name) =>
+      name === 'gateway'
+        ? gatewayUrl
+        : name === 'bridge'
+          ? bridgeUrl
+          : replicaOf[name]
+            ? `http://127.0.0.1:${replicaOf[name].port}`
+            : urls[name];
     const procs = {};
     const launch = (name) => {
-      const env = name === 'bridge' ? { ...common, PORT: String(basePort + 16) } : envOf(name);
-      procs[name] = spawnNode(name, path.join(ROOT, `services/${name}/dist/main.js`), [], env, log);
+      const replica = replicaOf[name];
+      const env =
+        name === 'bridge'
+          ? { ...common, PORT: String(basePort + 16) }
+          : replica
+            ? { ...envOf(replica.service), PORT: String(replica.port) }
+            : envOf(name);
+      const service = replica ? replica.service : name;
+      procs[name] = spawnNode(name, path.join(ROOT, `services/${service}/dist/main.js`), [], env, log);
       return procs[name];
     };
-    const names = [...SERVICES, 'gateway', ...(options.bridge ? ['bridge'] : [])];
+    const names = [...SERVICES, ...Object.keys(replicaOf), 'gateway', ...(options.bridge ? ['bridge'] : [])];
     for (const name of names) {
       const child = launch(name);
       started.push({ name, child });

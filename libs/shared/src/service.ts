@@ -77,6 +77,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     cdnUrl: config.PLATFORM_CDN_URL,
   });
   const metrics = createMetricsRegistry(def.name);
+  metrics.registerMetric(bus.deadLetters);
   const ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S> = {
     name: def.name,
     config,

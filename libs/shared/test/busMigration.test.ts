@@ -7,7 +7,7 @@ import {
   EventBus,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect, nanos } from '@nats-io/transport-node';
 
 const logger = createLogger('test', 'silent');
@@ -50,32 +50,37 @@ describe('EventBus migrations', () => {
     }
   });
 
-  it('moves a durable consumer to new filters, starting after what it acknowledged', async () => {
+  it('moves a durable consumer of every partition to one consumer per partition, after what it acknowledged', async () => {
     const bus = await EventBus.connect({ url: testNatsUrl(), name: 'migration-test', namespace: ns, logger });
     try {
-      const seen: string[] = [];
-      const handler = async (msg: { data: { id: string } }) => {
-        seen.push(msg.data.id);
-      };
+      const stream = bus.streamName('PLATFORM');
       const create = dispatchSubject('MESSAGE_CREATE', { guild_id: '3' });
       const update = dispatchSubject('MESSAGE_UPDATE', { guild_id: '3' });
-      const opts = { stream: 'PLATFORM' as const, durable: 'migrating' };
-      const stopOld = await bus.consume({ ...opts, filterSubjects: [dispatchFilter('MESSAGE_CREATE')] }, handler);
+      // a consumer as earlier releases made it: one durable, every partition, acknowledged up to c2
+      await bus.jsm.consumers.add(stream, {
+        durable_name: `${ns}_migrating`,
+        ack_policy: AckPolicy.Explicit,
+        filter_subject: bus.subject(dispatchFilter('MESSAGE_CREATE')),
+      });
       await bus.publish(create, { id: 'c1' }, 'c1');
       await bus.publish(create, { id: 'c2' }, 'c2');
-      await waitFor(() => seen.length === 2);
-      await stopOld();
-      await waitFor(
-        async () => (await bus.jsm.consumers.info(bus.streamName('PLATFORM'), `${ns}_migrating`)).num_ack_pending,
-        (n) => n === 0,
-      );
+      const legacy = await bus.js.consumers.get(stream, `${ns}_migrating`);
+      for await (const m of await legacy.fetch({ max_messages: 2, expires: 2_000 })) await m.ackAck();
       await bus.publish(update, { id: 'u1' }, 'u1');
       await bus.publish(create, { id: 'c3' }, 'c3');
-      await bus.consume({ ...opts, filterSubjects: ['MESSAGE_CREATE', 'MESSAGE_UPDATE'].map(dispatchFilter) }, handler);
-      await waitFor(() => seen.length >= 4);
+
+      const seen: string[] = [];
+      const filterSubjects = ['MESSAGE_CREATE', 'MESSAGE_UPDATE'].map(dispatchFilter);
+      await bus.consume<{ id: string }>({ stream: 'PLATFORM', durable: 'migrating', filterSubjects }, async (msg) => {
+        seen.push(msg.data.id);
+      });
+      await waitFor(() => seen.length >= 2);
       await bus.publish(create, { id: 'c4' }, 'c4');
-      await waitFor(() => seen.length >= 5);
-      expect(seen).toEqual(['c1', 'c2', 'u1', 'c3', 'c4']);
+      await waitFor(() => seen.length >= 3);
+      expect(seen).toEqual(['u1', 'c3', 'c4']);
+      await expect(bus.jsm.consumers.info(stream, `${ns}_migrating`)).rejects.toThrow();
+      const partition = await bus.jsm.consumers.info(stream, `${ns}_migrating-p3`);
+      expect(partition.config.filter_subject).toBe(bus.subject('platform.dispatch.3.*'));
     } finally {
       await bus.close();
     }

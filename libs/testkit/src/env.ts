@@ -82,7 +82,7 @@ export async function deleteNamespace(namespace: string, natsUrl = testNatsUrl()
   const nc = await connect({ servers: natsUrl });
   try {
     const jsm = await jetstreamManager(nc);
-    const names = ['EVENTS', 'PLATFORM'].map((s) => `${namespace}_${s}`);
+    const names = ['EVENTS', 'PLATFORM', 'DEADLETTER'].map((s) => `${namespace}_${s}`);
     for await (const name of jsm.streams.names()) if (name.startsWith(`KV_${namespace}_`)) names.push(name);
     for (const name of names) await jsm.streams.delete(name).catch(() => false);
   } finally {

@@ -112,7 +112,7 @@ function portFree(port: number): Promise<boolean> {
 async function freePortBase(): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * 120) * 100;
-    const ports = [1, 2, 3, 4, 5, 16, 17, 50].map((offset) => base + offset);
+    const ports = [1, 2, 3, 4, 5, 16, 17, 20, 21, 22, 23, 24, 25, 50].map((offset) => base + offset);
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
 }
@@ -142,6 +142,8 @@ export async function startSystem(
      * in `DASHBOARD_ORIGINS` (the login lands there and its requests pass the CSRF check). Default: `DASHBOARD_ORIGIN`.
      */
     dashboardAtGateway?: boolean;
+    /** Processes per service (e.g. `{ logs: 2 }`); replica k >= 2 is named `<service>-<k>` in `stack.kill/start`. */
+    replicas?: Record<string, number>;
   } = {},
 ): Promise<System> {
   // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
@@ -183,6 +185,7 @@ export async function startSystem(
       basePort,
       gatewayPort,
       bridge: true,
+      replicas: opts.replicas,
       namespace,
       natsUrl,
       mongoUrl: opts.mongoUrl ?? process.env.MONGO_URL,

@@ -3,6 +3,7 @@ import {
   type CaseCreatedEvent,
   type EventData,
   type EventType,
+  eventSubject,
   JOURNAL_KINDS,
   newSnowflake,
   RPC,
@@ -520,7 +521,7 @@ describe('moderation cases', () => {
     const logged = () => eventsOfType(h.events, 'case.logged');
     const emit = <T extends EventType<'moderation'>>(type: T, data: EventData<'moderation', T>) =>
       h.peer.publish(
-        `events.moderation.${g}.${type}`,
+        eventSubject('moderation', g, type),
         { id: `${type}-${Math.random()}`, type, service: 'moderation', guild: g, at: new Date().toISOString(), data },
         `${type}-${Math.random()}`,
       );

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_SECONDS } from '@guildhall/shared';
+import { eventSubject, MAX_TIMEOUT_SECONDS } from '@guildhall/shared';
 import { eventsOfType, fakeDateOnly, waitFor } from '@guildhall/testkit';
 import { CaseModel } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
@@ -216,7 +216,7 @@ describe('moderation cases', () => {
     });
     const messageId = posted.id;
     await h.peer.publish(
-      `events.logs.${h.seed.id}.case.logged`,
+      eventSubject('logs', h.seed.id, 'case.logged'),
       {
         id: `logged-${c.body.number}`,
         type: 'case.logged',

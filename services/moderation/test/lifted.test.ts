@@ -1,5 +1,5 @@
 import { FAKE_BOT_USER_ID } from '@guildhall/platform-simulator';
-import { type MemberHistoryReply, newSnowflake, RPC } from '@guildhall/shared';
+import { eventSubject, type MemberHistoryReply, newSnowflake, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { AuditLogEvent } from 'discord-api-types/v10';
 import { CaseModel, type CaseRow } from '../src/cases/model';
@@ -22,7 +22,7 @@ describe('cases lifted outside a revoke', () => {
   const statusOf = (_target: string, number: number) => CaseModel.findOne({ guild: h.seed.id, number }).lean<CaseRow>();
   const undone = (kind: string, target: string, id: string) =>
     h.peer.publish(
-      `events.logs.${h.seed.id}.journal.undone`,
+      eventSubject('logs', h.seed.id, 'journal.undone'),
       {
         id: `undone-${id}`,
         type: 'journal.undone',

@@ -64,3 +64,73 @@ export async function writeMessageFlood(
   await once(out, 'finish');
   return ids;
 }
+
+/** What `writeEditsAndRoleChanges` wrote: message ids with their first and edited text, member ids and the role. */
+export interface EditsAndRoles {
+  messages: Array<{ id: string; first: string; edited: string }>;
+  members: string[];
+  role: string;
+}
+
+/**
+ * Writes to `file` (NDJSON gateway payloads for `guild`): `members` GUILD_MEMBER_ADDs without roles, then `count`
+ * messages each created (a fixture-day message with new id and text) and edited at once (MESSAGE_UPDATE with the full
+ * message, as the platform sends it), and, spread over them, each member getting `role` added then removed at once
+ * (two GUILD_MEMBER_UPDATEs). Handled out of order, an edit stores the edited text as the original and a role change
+ * diffs against the wrong snapshot.
+ */
+export async function writeEditsAndRoleChanges(
+  file: string,
+  guild: string,
+  count: number,
+  members: number,
+  dayStart: Date,
+): Promise<EditsAndRoles> {
+  const template = messageTemplates(dayStart).find((m) => !m.message_reference && !m.author.bot && !m.webhook_id)!;
+  const out = createWriteStream(file);
+  let s = 2;
+  const write = async (t: string, d: unknown) => {
+    if (!out.write(`${JSON.stringify({ t, s: s++, op: GatewayOpcodes.Dispatch, d })}\n`)) await once(out, 'drain');
+  };
+  const endMs = Date.now();
+  const role = snowflakeAt(endMs - 2 * count - members - 1, 4000);
+  const memberIds = Array.from({ length: members }, (_, i) => snowflakeAt(endMs - 2 * count - members + i, 4001 + i));
+  const member = (id: string, roles: string[]) => ({
+    guild_id: guild,
+    user: { id, username: `member${id.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
+    roles,
+    joined_at: platformTime(endMs - 3_600_000),
+    nick: null,
+    avatar: null,
+    premium_since: null,
+    pending: false,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    communication_disabled_until: null,
+  });
+  for (const id of memberIds) await write(GatewayDispatchEvents.GuildMemberAdd, member(id, []));
+  const messages: EditsAndRoles['messages'] = [];
+  const every = Math.max(1, Math.floor(count / members));
+  for (let i = 0; i < count; i++) {
+    const at = endMs - count + i;
+    const message = { ...template, guild_id: guild, id: snowflakeAt(at, i), timestamp: platformTime(at) };
+    const first = `first text of message ${i}`;
+    const edited = `edited text of message ${i}`;
+    messages.push({ id: message.id, first, edited });
+    await write(GatewayDispatchEvents.MessageCreate, { ...message, content: first });
+    await write(GatewayDispatchEvents.MessageUpdate, {
+      ...message,
+      content: edited,
+      edited_timestamp: platformTime(at + 1),
+    });
+    const m = i % every === 0 ? memberIds[i / every] : undefined;
+    if (m) {
+      await write(GatewayDispatchEvents.GuildMemberUpdate, member(m, [role]));
+      await write(GatewayDispatchEvents.GuildMemberUpdate, member(m, []));
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return { messages, members: memberIds, role };
+}

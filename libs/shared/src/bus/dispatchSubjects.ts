@@ -21,10 +21,18 @@ export function dispatchGuildId(event: string, d: unknown): string | null {
   return typeof id === 'string' && SNOWFLAKE.test(id) && BigInt(id) < 2n ** 64n ? id : null;
 }
 
+/**
+ * The partition (0 .. DISPATCH_PARTITIONS-1) of a guild: its id (a snowflake) mod DISPATCH_PARTITIONS; 0 for null or an
+ * id that is not a snowflake. Dispatches and service events of one guild share it.
+ */
+export function guildPartition(guild: string | null): number {
+  if (guild === null || !SNOWFLAKE.test(guild) || BigInt(guild) >= 2n ** 64n) return 0;
+  return Number(BigInt(guild) % BigInt(DISPATCH_PARTITIONS));
+}
+
 /** The partition (0 .. DISPATCH_PARTITIONS-1) of a dispatch: its guild id mod DISPATCH_PARTITIONS, 0 without a guild. */
 export function dispatchPartition(event: string, d: unknown): number {
-  const guild = dispatchGuildId(event, d);
-  return guild === null ? 0 : Number(BigInt(guild) % BigInt(DISPATCH_PARTITIONS));
+  return guildPartition(dispatchGuildId(event, d));
 }
 
 /** The subject (without namespace) a dispatch `{t: event, d}` is published on: `platform.dispatch.<partition>.<event>`. */

@@ -1,6 +1,8 @@
 import {
   AckPolicy,
+  type Consumer,
   type ConsumerConfig,
+  type ConsumerInfo,
   DeliverPolicy,
   type JetStreamClient,
   type JetStreamManager,
@@ -9,6 +11,7 @@ import {
   jetstreamManager,
   type StreamConfig,
 } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
 import {
   connect,
   type MsgHdrs,
@@ -17,16 +20,24 @@ import {
   headers as natsHeaders,
   type Subscription,
 } from '@nats-io/transport-node';
+import { Counter } from 'prom-client';
 import { HttpProblem, isProblemBody, serviceUnavailable } from '../http/problem';
 import type { Logger } from '../logger';
 import { currentRequestId, runWithRequestId } from '../requestContext';
+import { DEAD_LETTER_HEADERS, REPLAY_FOR_HEADER } from './deadLetters';
+import { DISPATCH_PARTITIONS } from './dispatchSubjects';
+import { PartitionConsumer, type PartitionHandling } from './partitionConsumer';
+import { LEASE_BUCKET, PARTITION_LEASE_MS, PartitionLeases } from './partitionLeases';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The two JetStream streams: service events (`events.>`) and inbound platform dispatches (`platform.dispatch.>`). */
-export type StreamName = 'EVENTS' | 'PLATFORM';
+/**
+ * The JetStream streams: service events (`events.>`), inbound platform dispatches (`platform.dispatch.>`) and the
+ * messages consumers parked (`deadletter.>`, see `deadLetters.ts`).
+ */
+export type StreamName = 'EVENTS' | 'PLATFORM' | 'DEADLETTER';
 
 /** A message handed to a consumer: decoded JSON payload plus its delivery facts. */
 export interface BusMessage<T = unknown> {
@@ -44,11 +55,11 @@ export interface ConsumeOptions<T = unknown> {
   stream: StreamName;
   durable: string;
   filterSubjects: string[];
-  /** Messages delivered but not yet acknowledged, at most (default 512). */
+  /** Messages delivered but not yet acknowledged, per partition, at most (default 512). */
   maxAckPending?: number;
-  /** A message not acknowledged within this many ms is delivered again (default 30 000). */
+  /** A message not acknowledged (nor marked in progress) within this many ms is delivered again (default 10 000). */
   ackWaitMs?: number;
-  /** Deliveries of one message before it is parked on `deadletter.<durable>` (default 20). */
+  /** Attempts at one message before it is parked on `deadletter.<durable>` (default 20). */
   maxDeliver?: number;
   /**
    * Checks and types a message's decoded JSON (`subject` without the namespace prefix). A message it throws on (or
@@ -71,6 +82,14 @@ export class EventBus {
   private closed = false;
   private connected = true;
   private readonly stops: Array<() => Promise<void>> = [];
+  private leases: Promise<KV> | undefined;
+  /** Messages parked on the DEADLETTER stream, by durable consumer (register it on the service's metrics registry). */
+  readonly deadLetters = new Counter({
+    name: 'guildhall_bus_dead_letters_total',
+    help: 'Messages a durable consumer parked on the DEADLETTER stream (handler kept failing, or schema refused them).',
+    labelNames: ['durable'],
+    registers: [],
+  });
 
   private constructor(
     readonly nc: NatsConnection,
@@ -119,7 +138,8 @@ export class EventBus {
   }
 
   /**
-   * Creates the EVENTS (30 days, `events.>`) and PLATFORM (7 days, `platform.dispatch.>`) streams when missing, and
+   * Creates the EVENTS (30 days, `events.>`), PLATFORM (7 days, `platform.dispatch.>`) and DEADLETTER (30 days,
+   * `deadletter.>`) streams when missing, and
    * updates an existing stream whose subjects, maximum age or duplicate window differ (a deployment that changes
    * them migrates the stream in place; stored messages are kept).
    */
@@ -128,6 +148,7 @@ export class EventBus {
     const streams: Array<[StreamName, string, number]> = [
       ['EVENTS', 'events.>', 30 * day],
       ['PLATFORM', 'platform.dispatch.>', 7 * day],
+      ['DEADLETTER', 'deadletter.>', 30 * day],
     ];
     for (const [stream, subject, maxAgeMs] of streams) {
       const wanted = {
@@ -175,10 +196,8 @@ export class EventBus {
   }
 
   /**
-   * Starts a durable, explicit-ack consumer that hands messages one by one, in stream order, to `handler`.
-   * A handler that throws gets the message again after a growing delay; after `maxDeliver` attempts the message
-   * is parked on `deadletter.<durable>` and logged; so is a message `opts.parse` refuses, at once. Returns a function
-   * that stops the consumer.
+   * Starts a durable, explicit-ack consumer that hands messages one by one, in stream order per partition, to
+   * `handler` (see `consumeBatches`). Returns a function that stops the consumer.
    */
   consume<T>(opts: ConsumeOptions<T>, handler: (msg: BusMessage<T>) => Promise<void>): Promise<() => Promise<void>> {
     return this.consumeBatches<T>(opts, 1, async (batch) => {
@@ -187,8 +206,14 @@ export class EventBus {
   }
 
   /**
-   * Like `consume`, but hands up to `batchSize` messages at once (those already delivered, in stream order),
-   * for handlers that write in bulk. A batch that throws is redelivered whole, so `handler` must be idempotent.
+   * Starts the durable consumer `opts.durable`: one JetStream consumer per partition (`<durable>-p<partition>`,
+   * `partitionFilters`), each handled by one replica at a time (`PartitionLeases`), so one guild's messages are handled
+   * in stream order and different partitions in parallel, spread over the replicas. Hands up to `batchSize` messages
+   * at once (those already pulled, in stream order). A failing batch is tried again message by message; a message
+   * that keeps failing is retried with a growing delay while the rest of its partition waits, and after `maxDeliver`
+   * attempts parked on the DEADLETTER stream (`deadletter.<durable>`), counted and logged; so is a message
+   * `opts.parse` refuses, at once. `handler` must be idempotent (a replica that crashes mid-batch leaves it to be
+   * handled again). Returns a function that stops the consumer (messages in hand handled or handed back).
    */
   async consumeBatches<T>(
     opts: ConsumeOptions<T>,
@@ -196,111 +221,133 @@ export class EventBus {
     handler: (batch: BusMessage<T>[]) => Promise<void>,
   ): Promise<() => Promise<void>> {
     const stream = this.streamName(opts.stream);
-    const filters = opts.filterSubjects.map((s) => this.subject(s));
-    const serverFilters = filters.length === 1 || this.supportsMultipleFilters();
-    const config = {
-      durable_name: `${this.namespace ? `${this.namespace}_` : ''}${opts.durable}`,
+    const multiple = this.supportsMultipleFilters();
+    const maxAckPending = opts.maxAckPending ?? 512;
+    const ackWaitMs = opts.ackWaitMs ?? 10_000;
+    const name = (p: number) => `${this.namespace ? `${this.namespace}_` : ''}${opts.durable}-p${p}`;
+    const clientFilters = opts.filterSubjects.map((s) => this.subject(s));
+    const configs = Array.from({ length: DISPATCH_PARTITIONS }, (_, p) => ({
+      durable_name: name(p),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      ...(filters.length === 1 ? { filter_subject: filters[0] } : serverFilters ? { filter_subjects: filters } : {}),
-      max_ack_pending: opts.maxAckPending ?? 512,
-      ack_wait: nanos(opts.ackWaitMs ?? 30_000),
+      ...serverFilter(
+        partitionFilters(opts.filterSubjects, p).map((f) => this.subject(f)),
+        multiple,
+      ),
+      max_ack_pending: maxAckPending,
+      ack_wait: nanos(ackWaitMs),
       max_deliver: -1,
-    };
-    const wanted = (m: JsMsg) => serverFilters || filters.some((f) => subjectMatches(f, m.subject));
-    await this.ensureConsumer(stream, config);
-    const consumer = await this.js.consumers.get(stream, config.durable_name);
-    const messages = await consumer.consume({ max_messages: Math.max(batchSize * 2, 64) });
-    const maxDeliver = opts.maxDeliver ?? 20;
-    let buffer: JsMsg[] = [];
-    let chain = Promise.resolve();
-    let scheduled = false;
-
-    const process = async (received: JsMsg[]) => {
-      const batch: JsMsg[] = [];
-      const decoded: BusMessage<T>[] = [];
-      for (const m of received) {
-        try {
-          decoded.push(this.decode(m, opts.parse));
-          batch.push(m);
-        } catch (err) {
-          this.park(m, opts.durable, err, 'message refused by its schema; parked on dead letter');
+    }));
+    await this.adoptLegacyConsumer(stream, opts.durable, configs);
+    const infos = await Promise.all(configs.map((config) => this.ensureConsumer(stream, config)));
+    const consumers = infos.map((info) => this.js.consumers.getConsumerFromInfo(info));
+    const handling: PartitionHandling = {
+      batchSize,
+      fetchSize: Math.min(maxAckPending, Math.max(batchSize * 2, 64)),
+      ackWaitMs,
+      maxDeliver: opts.maxDeliver ?? 20,
+      wanted: (m) => {
+        const replayFor = m.headers?.get(REPLAY_FOR_HEADER);
+        return (!replayFor || replayFor === opts.durable) && clientFilters.some((f) => subjectMatches(f, m.subject));
+      },
+      handle: async (batch) => {
+        const decoded: BusMessage<T>[] = [];
+        for (const m of batch) {
+          try {
+            decoded.push(this.decode(m, opts.parse));
+          } catch (err) {
+            await this.park(m, opts.durable, err, 'message refused by its schema; parked on dead letter');
+          }
         }
-      }
-      if (!batch.length) return;
-      const requestId = batch[0]?.headers?.get(REQUEST_ID_HEADER) || `nats-${batch[0]?.seq}`;
-      try {
+        if (!decoded.length) return;
+        const requestId = batch[0]?.headers?.get(REQUEST_ID_HEADER) || `nats-${batch[0]?.seq}`;
         await runWithRequestId(requestId, () => handler(decoded));
-        for (const m of batch) m.ack();
-      } catch (err) {
-        for (const m of batch) this.retryOrPark(m, opts.durable, maxDeliver, err);
-      }
+      },
+      park: (m, err) => this.park(m, opts.durable, err, 'handler kept failing; message parked on dead letter'),
     };
-    const flush = () => {
-      scheduled = false;
-      const batch = buffer;
-      buffer = [];
-      if (batch.length) chain = chain.then(() => process(batch));
-      return chain;
-    };
-    const loop = (async () => {
-      for await (const m of messages) {
-        if (!wanted(m)) {
-          m.ack();
-          continue;
-        }
-        buffer.push(m);
-        if (buffer.length >= batchSize) await flush();
-        else if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
-      }
-      await flush();
-    })();
-    const stop = async () => {
-      await messages.close();
-      await loop.catch(() => undefined);
-      await chain;
-    };
+    const running = new Map<number, PartitionConsumer>();
+    const kv = await this.leaseBucket();
+    const leases = new PartitionLeases(
+      kv,
+      opts.durable,
+      DISPATCH_PARTITIONS,
+      {
+        start: (p, clean) => {
+          const where = { durable: opts.durable, partition: p };
+          const consumer = new PartitionConsumer(consumers[p] as Consumer, handling, this.logger, where);
+          running.set(p, consumer);
+          consumer.start(clean);
+        },
+        stop: async (p) => {
+          await running.get(p)?.stop();
+          running.delete(p);
+        },
+      },
+      this.logger,
+    );
+    await leases.start();
+    const stop = () => leases.close();
     this.stops.push(stop);
     return stop;
+  }
+
+  /** The KV bucket of partition leases (created when missing; keys expire `PARTITION_LEASE_MS` after their last write). */
+  private leaseBucket(): Promise<KV> {
+    this.leases ??= new Kvm(this.nc).create(this.resourceName(LEASE_BUCKET), { history: 1, ttl: PARTITION_LEASE_MS });
+    return this.leases;
+  }
+
+  /**
+   * Migration from one durable consumer for every partition (releases before partitioned consumers): when `durable`
+   * still exists, the partition consumers not yet made start right after the last message it acknowledged, and it is
+   * deleted. Messages it had delivered past that point are delivered again (handlers are idempotent).
+   */
+  private async adoptLegacyConsumer(stream: string, durable: string, configs: Array<Partial<ConsumerConfig>>) {
+    const legacy = `${this.namespace ? `${this.namespace}_` : ''}${durable}`;
+    const existing = await this.jsm.consumers.info(stream, legacy).catch(() => null);
+    if (!existing) return;
+    this.logger.info({ stream, durable }, 'moving a durable consumer to one consumer per partition');
+    for (const config of configs) {
+      config.deliver_policy = DeliverPolicy.StartSequence;
+      config.opt_start_seq = existing.ack_floor.stream_seq + 1;
+    }
+    await Promise.all(configs.map((config) => this.jsm.consumers.add(stream, config).catch(() => undefined)));
+    await this.jsm.consumers.delete(stream, legacy).catch(() => undefined);
   }
 
   /**
    * Creates the durable consumer `config.durable_name`, or brings an existing one to `config` (a deployment changed
    * its filters or limits): updated in place when the server allows it, else (a changed filter on NATS < 2.10, a
    * switch between one and several filters) deleted and created again to start right after the last message it
-   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones.
+   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones. Returns its info.
    */
   private async ensureConsumer(
     stream: string,
     config: Partial<ConsumerConfig> & { durable_name: string },
-  ): Promise<void> {
+  ): Promise<ConsumerInfo> {
     const name = config.durable_name;
     const existing = await this.jsm.consumers.info(stream, name).catch(() => null);
     if (!existing) {
-      await this.jsm.consumers.add(stream, config).catch(async (err) => {
-        await this.jsm.consumers.info(stream, name).catch(() => {
+      return this.jsm.consumers.add(stream, config).catch(async (err) =>
+        this.jsm.consumers.info(stream, name).catch(() => {
           throw err;
-        });
-      });
-      return;
+        }),
+      );
     }
     const current = existing.config;
     const norm = (v: unknown) => JSON.stringify(v === '' || (Array.isArray(v) && !v.length) ? null : (v ?? null));
     const keys = ['filter_subject', 'filter_subjects', 'max_ack_pending', 'ack_wait', 'max_deliver'] as const;
     const changed = keys.some((key) => norm(current[key]) !== norm(config[key]));
-    if (!changed) return;
+    if (!changed) return existing;
     this.logger.info({ stream, durable: name }, 'updating consumer config');
     const { deliver_policy: _policy, durable_name: _name, ack_policy: _ack, ...changes } = config;
     try {
       // `update` merges into the current config: a filter that goes away must be cleared explicitly
-      await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
+      return await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
     } catch (err) {
       this.logger.info({ err, stream, durable: name }, 'consumer cannot be updated in place; recreating it');
       await this.jsm.consumers.delete(stream, name);
-      await this.jsm.consumers.add(stream, {
+      return this.jsm.consumers.add(stream, {
         ...config,
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: existing.ack_floor.stream_seq + 1,
@@ -373,7 +420,7 @@ export class EventBus {
   /** Stops every consumer started here, then drains and closes the connection. */
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const stop of this.stops.splice(0)) await stop().catch(() => undefined);
+    await Promise.all(this.stops.splice(0).map((stop) => stop().catch(() => undefined)));
     this.closed = true;
     await this.nc.drain().catch(() => undefined);
   }
@@ -396,21 +443,32 @@ export class EventBus {
     };
   }
 
-  private retryOrPark(m: JsMsg, durable: string, maxDeliver: number, err: unknown): void {
-    const attempt = m.info.deliveryCount;
-    if (attempt < maxDeliver) {
-      this.logger.warn({ err, subject: m.subject, attempt }, 'handler failed; message will be redelivered');
-      m.nak(Math.min(30_000, 200 * 2 ** attempt));
-      return;
-    }
-    this.park(m, durable, err, 'handler kept failing; message parked on dead letter');
-  }
-
-  /** Copies `m` to `deadletter.<durable>` (core NATS, headers kept), logs why, and ends its delivery. */
-  private park(m: JsMsg, durable: string, err: unknown, why: string): void {
-    this.logger.error({ err, subject: m.subject, attempt: m.info.deliveryCount }, why);
-    this.nc.publish(this.subject(`deadletter.${durable}`), m.data, { headers: m.headers });
-    m.term();
+  /**
+   * Copies `m` to `deadletter.<durable>` on the DEADLETTER stream (its headers kept, `DEAD_LETTER_HEADERS` added),
+   * counts it (`guildhall_bus_dead_letters_total`) and logs why as an error. Rejects when the copy was not stored
+   * (the message then stays in hand and is tried again).
+   */
+  private async park(m: JsMsg, durable: string, err: unknown, why: string): Promise<void> {
+    const prefix = this.namespace ? `${this.namespace}.` : '';
+    const hdrs = natsHeaders();
+    for (const [key, values] of m.headers ?? []) for (const v of values) if (key !== 'Nats-Msg-Id') hdrs.append(key, v);
+    hdrs.set(DEAD_LETTER_HEADERS.durable, durable);
+    hdrs.set(DEAD_LETTER_HEADERS.subject, m.subject.startsWith(prefix) ? m.subject.slice(prefix.length) : m.subject);
+    hdrs.set(DEAD_LETTER_HEADERS.stream, m.info.stream);
+    hdrs.set(DEAD_LETTER_HEADERS.seq, String(m.info.streamSequence));
+    hdrs.set(
+      DEAD_LETTER_HEADERS.reason,
+      String((err as Error)?.message ?? err)
+        .replace(/\s+/g, ' ')
+        .slice(0, 1_000),
+    );
+    await this.js.publish(this.subject(`deadletter.${durable}`), m.data, {
+      headers: hdrs,
+      msgID: `${durable}-${m.info.stream}-${m.info.streamSequence}`,
+      timeout: 5_000,
+    });
+    this.deadLetters.inc({ durable });
+    this.logger.error({ err, subject: m.subject, attempt: m.info.deliveryCount, durable }, why);
   }
 
   private async watchStatus(): Promise<void> {
@@ -430,4 +488,42 @@ export function subjectMatches(filter: string, subject: string): boolean {
     if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
   }
   return f.length === s.length;
+}
+
+/**
+ * The filters of partition `p`: the partition token (the third: `platform.dispatch.<partition>.<EVENT>`,
+ * `events.<service>.<partition>.<guild>.<type>`; `*` or `>` in a consumer's filters) set to `p`.
+ */
+export function partitionFilters(filters: string[], p: number): string[] {
+  return filters.map((f) => {
+    const tokens = f.split('.');
+    if (tokens[2] === '*') tokens[2] = String(p);
+    else if (tokens[2] === '>' && tokens.length === 3) tokens.splice(2, 1, String(p), '>');
+    else throw new Error(`consumer filter ${f} does not leave the partition (third token) open`);
+    return tokens.join('.');
+  });
+}
+
+/**
+ * The filter fields of a consumer of `filters`: `filter_subject` for one, `filter_subjects` where the server allows
+ * several (NATS 2.10+), else (NATS 2.9) the narrowest single filter covering them all (`coverFilter`), the rest
+ * being filtered in the client.
+ */
+function serverFilter(filters: string[], multiple: boolean): { filter_subject?: string; filter_subjects?: string[] } {
+  if (filters.length === 1) return { filter_subject: filters[0] };
+  return multiple ? { filter_subjects: filters } : { filter_subject: coverFilter(filters) };
+}
+
+/** The narrowest single NATS filter matching every subject the filters `filters` match, e.g. `a.3.X` + `a.3.Y` -> `a.3.*`. */
+export function coverFilter(filters: string[]): string {
+  const split = filters.map((f) => f.split('.'));
+  const shortest = Math.min(...split.map((t) => t.length));
+  const sameLength = split.every((t) => t.length === shortest);
+  const out: string[] = [];
+  for (let i = 0; i < shortest; i++) {
+    const tokens = new Set(split.map((t) => t[i]));
+    if (tokens.has('>') || (!sameLength && i === shortest - 1)) return [...out, '>'].join('.');
+    out.push(tokens.size === 1 ? (split[0]?.[i] as string) : '*');
+  }
+  return out.join('.');
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema } from 'mongoose';
 import type { ServiceName } from '../contract/route';
-import type { EventData, EventService, EventType, ServiceEvent } from '../events/serviceEvent';
+import {
+  type EventData,
+  type EventService,
+  type EventType,
+  eventSubject,
+  type ServiceEvent,
+} from '../events/serviceEvent';
 import type { Logger } from '../logger';
 import { type Poller, startPoller } from '../poller';
 import { currentRequestId, runWithRequestId } from '../requestContext';
@@ -52,7 +58,7 @@ export class Outbox<S extends ServiceName = ServiceName> {
   }
 
   /**
-   * Stores and publishes event `type` of `guild` on `events.<service>.<guild>.<type>`; `data` is type-checked
+   * Stores and publishes event `type` of `guild` on `eventSubject(service, guild, type)`; `data` is type-checked
    * against the payload schema of `serviceEvents[service][type]`. Resolves once stored; the publish itself is
    * retried until NATS accepts it.
    */
@@ -71,7 +77,7 @@ export class Outbox<S extends ServiceName = ServiceName> {
     };
     const row = {
       _id: event.id,
-      subject: `events.${this.service}.${guild}.${type}`,
+      subject: eventSubject(this.service, guild, type),
       event,
       requestId: currentRequestId() ?? null,
       createdAt: new Date(),
@@ -94,7 +100,9 @@ export class Outbox<S extends ServiceName = ServiceName> {
   }
 
   private async send(row: OutboxRow): Promise<void> {
-    await runWithRequestId(row.requestId ?? row._id, () => this.bus.publish(row.subject, row.event, row._id));
+    // the subject is derived again so rows stored before subjects carried the partition go where consumers read
+    const subject = eventSubject(row.event.service, row.event.guild, row.event.type);
+    await runWithRequestId(row.requestId ?? row._id, () => this.bus.publish(subject, row.event, row._id));
     await this.model.updateOne({ _id: row._id }, { $set: { sentAt: new Date() } });
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guildPartition } from '../bus/dispatchSubjects';
 import type { ServiceName } from '../contract/route';
 import { billingEvents } from './billing';
 import { communityEvents } from './community';
@@ -8,7 +9,7 @@ import { ticketsEvents } from './tickets';
 
 /**
  * Payload schema of every service event, by publishing service and event type. An event of service `S` and type
- * `T` travels on `events.<S>.<guild>.<T>` (stream EVENTS) as a `ServiceEvent` whose `data` matches
+ * `T` travels on `events.<S>.<partition>.<guild>.<T>` (stream EVENTS, `eventSubject`) as a `ServiceEvent` whose `data` matches
  * `serviceEvents[S][T]`.
  */
 export const serviceEvents = {
@@ -74,15 +75,23 @@ const Envelope = z.strictObject({
   data: z.unknown(),
 });
 
-/** The NATS subjects (without namespace) carrying the events of `selection`, any guild. */
+/**
+ * The subject (without namespace) of event `type` of `service` about `guild`: `events.<service>.<partition>.<guild>.<type>`,
+ * `partition` being the guild's (`guildPartition`, the same as its platform dispatches').
+ */
+export function eventSubject(service: string, guild: string, type: string): string {
+  return `events.${service}.${guildPartition(guild)}.${guild}.${type}`;
+}
+
+/** The NATS subjects (without namespace) carrying the events of `selection`, any partition and guild. */
 export function selectionSubjects(selection: EventSelection): string[] {
   return Object.entries(selection).flatMap(([service, types]) =>
-    (types ?? []).map((type) => `events.${service}.*.${type}`),
+    (types ?? []).map((type) => `events.${service}.*.*.${type}`),
   );
 }
 
 /**
- * Checks a received event against its envelope, its subject (`events.<service>.<guild>.<type>`, without namespace),
+ * Checks a received event against its envelope, its subject (`eventSubject`, without namespace),
  * the selection and the payload schema of its type; returns it typed. Throws (a `ZodError` or an `Error` naming the
  * mismatch) when anything differs.
  */
@@ -92,7 +101,7 @@ export function parseServiceEvent<Sel extends EventSelection>(
   subject: string,
 ): SelectedEvent<Sel> {
   const envelope = Envelope.parse(raw);
-  if (subject !== `events.${envelope.service}.${envelope.guild}.${envelope.type}`) {
+  if (subject !== eventSubject(envelope.service, envelope.guild, envelope.type)) {
     throw new Error(`event ${envelope.service}/${envelope.type} of guild ${envelope.guild} arrived on ${subject}`);
   }
   const types: readonly string[] | undefined = selection[envelope.service as EventService];

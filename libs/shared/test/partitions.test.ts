@@ -1,0 +1,166 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  coverFilter,
+  createLogger,
+  dispatchFilter,
+  dispatchSubject,
+  EventBus,
+  guildPartition,
+  LEASE_BUCKET,
+  listDeadLetters,
+  partitionFilters,
+} from '@guildhall/shared';
+import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { Kvm } from '@nats-io/kv';
+
+const logger = createLogger('test', 'silent');
+const run = promisify(execFile);
+/** The dead-letter command (`npm run deadletters`). */
+const CLI = path.resolve(__dirname, '../../../scripts/deadletters.js');
+
+/** Guild ids in different partitions (0..15 apart from their own). */
+const GUILD_A = '1300000000000000016'; // partition 0
+const GUILD_B = '1300000000000000017'; // partition 1
+
+type Msg = { guild: string; n: number; poison?: boolean };
+
+/** Publishes `m` as a MESSAGE_CREATE of its guild; `test` keeps message ids of different tests apart. */
+const publish = (bus: EventBus, m: Msg, test: string) =>
+  bus.publish(dispatchSubject('MESSAGE_CREATE', { guild_id: m.guild }), m, `${test}-${m.guild}-${m.n}`);
+
+describe('partition filters', () => {
+  it('set the partition token and cover several filters with one on NATS 2.9', () => {
+    expect(partitionFilters([dispatchFilter('MESSAGE_CREATE'), 'events.logs.*.*.case.logged'], 3)).toEqual([
+      'platform.dispatch.3.MESSAGE_CREATE',
+      'events.logs.3.*.case.logged',
+    ]);
+    expect(partitionFilters(['events.retry.>'], 7)).toEqual(['events.retry.7.>']);
+    expect(() => partitionFilters(['events.logs.1.x'], 2)).toThrow(/partition/);
+    expect(coverFilter(['platform.dispatch.3.MESSAGE_CREATE', 'platform.dispatch.3.MESSAGE_UPDATE'])).toBe(
+      'platform.dispatch.3.*',
+    );
+    expect(coverFilter(['events.logs.3.*.case.logged', 'events.moderation.3.*.case.created'])).toBe(
+      'events.*.3.*.case.*',
+    );
+    expect(coverFilter(['events.logs.3.*.settings.updated', 'events.community.3.*.forum'])).toBe('events.*.3.*.>');
+    expect(guildPartition(GUILD_A)).toBe(0);
+    expect(guildPartition(GUILD_B)).toBe(1);
+  });
+});
+
+describe('per-guild order over JetStream partitions', () => {
+  const ns = testNamespace();
+  const buses: EventBus[] = [];
+  const connect = async () => {
+    const bus = await EventBus.connect({ url: testNatsUrl(), name: 'partition-test', namespace: ns, logger });
+    buses.push(bus);
+    return bus;
+  };
+  afterAll(async () => {
+    await Promise.all(buses.map((b) => b.close()));
+    await deleteNamespace(ns);
+  });
+
+  it('a poisoned message blocks only its partition, is parked after maxDeliver attempts, and replays', async () => {
+    const bus = await connect();
+    const durable = 'poison-test';
+    const handled: string[] = [];
+    let fixed = false;
+    const opts = {
+      stream: 'PLATFORM' as const,
+      durable,
+      filterSubjects: [dispatchFilter('MESSAGE_CREATE')],
+      maxDeliver: 5,
+    };
+    await bus.consume<Msg>(opts, async ({ data }) => {
+      if (data.poison && !fixed) throw new Error(`poisoned ${data.guild}-${data.n}`);
+      handled.push(`${data.guild === GUILD_A ? 'A' : 'B'}${data.n}`);
+    });
+    const bystander: number[] = [];
+    await bus.consume<Msg>({ ...opts, durable: 'poison-bystander' }, async ({ data }) => {
+      bystander.push(data.n);
+    });
+
+    await publish(bus, { guild: GUILD_A, n: 1, poison: true }, 'poison');
+    await publish(bus, { guild: GUILD_A, n: 2 }, 'poison');
+    await publish(bus, { guild: GUILD_B, n: 1 }, 'poison');
+    await publish(bus, { guild: GUILD_B, n: 2 }, 'poison');
+    // guild B goes ahead while A's first message is still being retried, and A's second waits behind it
+    await waitFor(() => handled.includes('B2'));
+    expect(handled).toEqual(['B1', 'B2']);
+    expect(await listDeadLetters(bus, durable)).toEqual([]);
+
+    await waitFor(() => handled.includes('A2'));
+    expect(handled).toEqual(['B1', 'B2', 'A2']);
+    const parked = await listDeadLetters(bus, durable);
+    expect(parked.map((l) => [l.durable, l.subject, l.reason])).toEqual([
+      [durable, dispatchSubject('MESSAGE_CREATE', { guild_id: GUILD_A }), `poisoned ${GUILD_A}-1`],
+    ]);
+    expect((await bus.deadLetters.get()).values).toEqual([expect.objectContaining({ labels: { durable }, value: 1 })]);
+
+    const env = { ...process.env, NATS_URL: testNatsUrl(), NATS_NAMESPACE: ns };
+    const listed = await run(process.execPath, [CLI, 'list', durable], { env });
+    expect(listed.stdout).toContain(`${parked[0]?.seq}\t`);
+    expect(listed.stdout).toContain(`\t${durable}\t${parked[0]?.subject}\tpoisoned ${GUILD_A}-1\n1 dead letter(s)`);
+    fixed = true;
+    const replayed = await run(process.execPath, [CLI, 'replay', durable, '--seq', String(parked[0]?.seq)], { env });
+    expect(replayed.stdout).toContain(`1 dead letter(s) of ${durable} replayed`);
+    await waitFor(() => handled.includes('A1'));
+    expect(handled).toEqual(['B1', 'B2', 'A2', 'A1']);
+    expect(await listDeadLetters(bus, durable)).toEqual([]);
+    // the replay was meant for the poisoned consumer only: the bystander handled each message once
+    await publish(bus, { guild: GUILD_A, n: 3 }, 'poison');
+    await waitFor(() => bystander.includes(3));
+    expect(bystander.sort()).toEqual([1, 1, 2, 2, 3]);
+  });
+
+  it('two replicas share the partitions, each guild in order, and one leaving hands its partitions over', async () => {
+    const durable = 'shared-test';
+    const opts = { stream: 'PLATFORM' as const, durable, filterSubjects: [dispatchFilter('MESSAGE_CREATE')] };
+    const handled: Array<{ guild: string; n: number; replica: number }> = [];
+    // 8 guilds in 8 partitions, none the poison test's (whose messages this consumer also gets, and skips here)
+    const guilds = Array.from({ length: 8 }, (_, i) => String(1300000000000000034n + BigInt(i)));
+    const replicas = [await connect(), await connect()];
+    const stops = await Promise.all(
+      replicas.map((bus, replica) =>
+        bus.consumeBatches<Msg>(opts, 20, async (batch) => {
+          for (const { data } of batch) if (guilds.includes(data.guild)) handled.push({ ...data, replica });
+        }),
+      ),
+    );
+    const kv = await new Kvm(replicas[0]!.nc).open(replicas[0]!.resourceName(LEASE_BUCKET));
+    const holders = async () => {
+      const owners = new Map<string, number>();
+      for await (const key of await kv.keys(`lease.${durable}.*`)) {
+        const value = (await kv.get(key))?.string() ?? '';
+        if (value !== 'free') owners.set(value, (owners.get(value) ?? 0) + 1);
+      }
+      return [...owners.values()].sort();
+    };
+    await waitFor(holders, (counts) => counts.length === 2 && counts.every((c) => c === 8), 20_000);
+
+    const send = async (from: number, to: number) => {
+      for (let n = from; n < to; n++)
+        await Promise.all(guilds.map((guild) => publish(replicas[0]!, { guild, n }, 'shared')));
+    };
+    await send(0, 50);
+    await waitFor(() => handled.length >= 200);
+    await stops[1]!();
+    await send(50, 100);
+    await waitFor(
+      () => handled.length >= 800,
+      (done) => done,
+      20_000,
+    );
+
+    expect(new Set(handled.slice(0, 400).map((h) => h.replica))).toEqual(new Set([0, 1]));
+    for (const guild of guilds) {
+      expect(handled.filter((h) => h.guild === guild).map((h) => h.n)).toEqual(
+        Array.from({ length: 100 }, (_, n) => n),
+      );
+    }
+    expect(handled.slice(-100).every((h) => h.replica === 0)).toBe(true);
+  });
+});
