@@ -1,5 +1,6 @@
 import { type EventBus, type Logger, onDispatches, type PlatformApi, type Stoppable } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
+import { LRUCache } from 'lru-cache';
 import mongoose, { Schema } from 'mongoose';
 import { MESSAGE_TTL_SECONDS } from '../messages/model';
 import { SnapshotModel, type SnapshotRow } from '../snapshots/model';
@@ -73,14 +74,13 @@ function fromPlatform(guild: string, c: Record<string, unknown>): ChannelFacts {
 
 /** How long the ingest path reuses facts from memory (channel dispatches replace them earlier, see `followChannels`). */
 const MEMO_MS = 30_000;
-/** Entries memoised at most (the memo is dropped whole when full, like a generation cache). */
+/** Entries memoised at most (the least recently used go first). */
 const MEMO_MAX = 10_000;
 /** This process's memo of facts by `guild:channel`, shared by every `ChannelDirectory` (see `followChannels`). */
-const memo = new Map<string, { facts: ChannelFacts | null; until: number }>();
+const memo = new LRUCache<string, { facts: ChannelFacts | null }>({ max: MEMO_MAX, ttl: MEMO_MS });
 
 function remember(key: string, facts: ChannelFacts | null): void {
-  if (memo.size >= MEMO_MAX) memo.clear();
-  memo.set(key, { facts, until: Date.now() + MEMO_MS });
+  memo.set(key, { facts });
 }
 
 const CHANNEL_DISPATCHES = ['CHANNEL_CREATE', 'CHANNEL_UPDATE', 'THREAD_CREATE', 'THREAD_UPDATE'] as const;
@@ -114,7 +114,7 @@ export class ChannelDirectory {
   async get(guild: string, channel: string): Promise<ChannelFacts | null> {
     const key = `${guild}:${channel}`;
     const hit = memo.get(key);
-    if (hit && hit.until > Date.now()) return hit.facts;
+    if (hit) return hit.facts;
     const facts = await this.load(guild, channel);
     remember(key, facts);
     return facts;
