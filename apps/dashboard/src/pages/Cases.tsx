@@ -8,6 +8,16 @@ import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Case } from '../types';
 
+/** The member-id filters and the value-list filters of the cases list: query key, label (, values). */
+const ID_FILTERS = [
+  ['target', 'Member id'],
+  ['moderator', 'Moderator id'],
+] as const;
+const LIST_FILTERS = [
+  ['action', 'Action', CASE_ACTIONS],
+  ['status', 'Status', CASE_STATUSES],
+] as const;
+
 /** Cases of the guild, newest first, filtered by member, moderator, action and status (kept in the URL), paged. */
 export function CasesPage() {
   const { guild = '' } = useParams();
@@ -37,34 +47,26 @@ export function CasesPage() {
           setFilters({ target: String(form.get('target')).trim(), moderator: String(form.get('moderator')).trim() });
         }}
       >
-        <IdField
-          id="f-target"
-          name="target"
-          label="Member id"
-          value={filters.target}
-          onCommit={(v) => setFilter('target', v)}
-        />
-        <IdField
-          id="f-moderator"
-          name="moderator"
-          label="Moderator id"
-          value={filters.moderator}
-          onCommit={(v) => setFilter('moderator', v)}
-        />
-        <SelectField
-          id="f-action"
-          label="Action"
-          value={filters.action}
-          options={CASE_ACTIONS}
-          onChange={(v) => setFilter('action', v)}
-        />
-        <SelectField
-          id="f-status"
-          label="Status"
-          value={filters.status}
-          options={CASE_STATUSES}
-          onChange={(v) => setFilter('status', v)}
-        />
+        {ID_FILTERS.map(([key, label]) => (
+          <IdField
+            key={key}
+            id={`f-${key}`}
+            name={key}
+            label={label}
+            value={filters[key]}
+            onCommit={(v) => setFilter(key, v)}
+          />
+        ))}
+        {LIST_FILTERS.map(([key, label, options]) => (
+          <SelectField
+            key={key}
+            id={`f-${key}`}
+            label={label}
+            value={filters[key]}
+            options={options}
+            onChange={(v) => setFilter(key, v)}
+          />
+        ))}
         <button type="submit">Apply</button>
       </form>
       <Loadable
