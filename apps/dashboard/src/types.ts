@@ -1,4 +1,28 @@
-/** Shapes of the public API the dashboard reads (see GET /api/openapi.json). */
+/**
+ * Shapes of the public API the dashboard reads (see GET /api/openapi.json). The API's own shapes come from the
+ * shared contract as type-only imports (erased by the build, so no zod or server code reaches the bundle); the
+ * session shapes are the gateway's `/auth/me` answer.
+ */
+import type { z } from 'zod';
+import type { communityRoutes, FeatureEntry as FeatureEntrySchema } from '../../../libs/shared/src/contract/community';
+import type {
+  JournalEvent as JournalEventSchema,
+  LoggedMessage as LoggedMessageSchema,
+  LogSettings as LogSettingsSchema,
+} from '../../../libs/shared/src/contract/logs';
+import type {
+  Appeal as AppealSchema,
+  CaseDetail as CaseDetailSchema,
+  Case as CaseSchema,
+  MemberRecord as MemberRecordSchema,
+  Report as ReportSchema,
+} from '../../../libs/shared/src/contract/moderation';
+import type { ResponseOf } from '../../../libs/shared/src/contract/route';
+import type {
+  TicketMessage as TicketMessageSchema,
+  Ticket as TicketSchema,
+} from '../../../libs/shared/src/contract/tickets';
+
 export interface SessionUser {
   id: string;
   username: string;
@@ -21,153 +45,17 @@ export interface Me {
   guilds: DashboardGuild[];
   expiresAt: string;
 }
-export interface Case {
-  guild: string;
-  number: number;
-  action: string;
-  target: string;
-  targetName: string;
-  moderator: string;
-  moderatorName: string;
-  reason: string;
-  status: string;
-  expiresAt: string | null;
-  logChannel: string | null;
-  logMessage: string | null;
-  createdAt: string;
-}
-export interface PlatformRefusal {
-  status: number;
-  code: number | null;
-  message: string;
-}
-export interface CaseChange {
-  change: string;
-  at: string;
-  by: string | null;
-  byName: string | null;
-  previousReason: string | null;
-  failure: PlatformRefusal | null;
-  note: string | null;
-}
-export interface CaseDetail {
-  case: Case;
-  failure: PlatformRefusal | null;
-  history: CaseChange[];
-}
-export interface JournalEvent {
-  id: string;
-  kind: string;
-  actor: string | null;
-  actorName: string | null;
-  viaService: boolean;
-  target: string | null;
-  targetName: string | null;
-  channel: string | null;
-  data: Record<string, unknown> & { at?: string };
-  undoneBy: string | null;
-  undoneAt: string | null;
-  undoneAs: string | null;
-}
-export interface LoggedMessage {
-  id: string;
-  channel: string;
-  author: string;
-  authorName: string;
-  content: string;
-  original: string | null;
-  attachments: string[];
-  editedAt: string | null;
-  deletedAt: string | null;
-}
-export interface Report {
-  id: string;
-  message: string;
-  channel: string;
-  author: string;
-  authorName: string;
-  content: string;
-  reporter: string;
-  reporterName: string;
-  reason: string;
-  status: string;
-  caseNumber: number | null;
-  createdAt: string;
-}
-export interface Appeal {
-  id: string;
-  member: string;
-  memberName: string;
-  caseNumber: number | null;
-  text: string;
-  status: string;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  note: string | null;
-  createdAt: string;
-}
-export interface MemberRecord {
-  user: { id: string; name: string; avatar: string | null; inServer: boolean };
-  cases: Case[];
-  events: JournalEvent[];
-  deleted: LoggedMessage[];
-  reports: Report[];
-  suggestion: { action: string; duration: number | null; why: string };
-}
-export interface Ticket {
-  thread: string;
-  number: number;
-  type: string;
-  typeName: string;
-  opener: string;
-  openerName: string;
-  status: string;
-  claimedBy: string | null;
-  claimedName: string | null;
-  closedBy: string | null;
-  closeReason: string | null;
-  createdAt: string;
-  closedAt: string | null;
-}
-export interface TicketMessage {
-  id: string;
-  author: string;
-  authorName: string;
-  avatar: string | null;
-  bot: boolean;
-  content: string;
-  attachments: string[];
-  at: string;
-}
-export interface Channel {
-  id: string;
-  name: string;
-  kind: string;
-  parent: string | null;
-  position: number;
-}
-export interface Role {
-  id: string;
-  name: string;
-  color: number;
-  position: number;
-  managed: boolean;
-}
-export interface Structure {
-  roles: Role[];
-  channels: Channel[];
-  botTop: number;
-}
-export interface LogSettings {
-  messagesChannel: string | null;
-  membersChannel: string | null;
-  moderationChannel: string | null;
-  serverChannel: string | null;
-  ignoredChannels: string[];
-  ignoreBots: boolean;
-}
-export interface FeatureEntry {
-  feature: string;
-  state: string;
-  note: string;
-}
+export type Case = z.infer<typeof CaseSchema>;
+export type CaseDetail = z.infer<typeof CaseDetailSchema>;
+/** A journal event; its `data` always holds `at`, the event's ISO time (docs/journal.md). */
+export type JournalEvent = z.infer<typeof JournalEventSchema> & { data: { at?: string } };
+export type LoggedMessage = z.infer<typeof LoggedMessageSchema>;
+export type Report = z.infer<typeof ReportSchema>;
+export type Appeal = z.infer<typeof AppealSchema>;
+export type MemberRecord = Omit<z.infer<typeof MemberRecordSchema>, 'events'> & { events: JournalEvent[] };
+export type Ticket = z.infer<typeof TicketSchema>;
+export type TicketMessage = z.infer<typeof TicketMessageSchema>;
+export type Structure = ResponseOf<typeof communityRoutes.getStructure>;
+export type Channel = Structure['channels'][number];
+export type LogSettings = z.infer<typeof LogSettingsSchema>;
+export type FeatureEntry = z.infer<typeof FeatureEntrySchema>;

@@ -1,6 +1,7 @@
 /**
- * Cursor paging of the API's lists (`before` = the `next` of the previous answer): "Newer" goes back through the
- * cursors seen so far, "Older" follows `next` (disabled on the last page).
+ * Cursor paging of the API's lists (`before` = the cursor of the page before): "Newer" goes back through the
+ * cursors seen so far, "Older" follows `next` (disabled when null) — the answer's `next`, or the last item's id for
+ * lists paged by id (journal, messages).
  */
 export function Pager({
   cursors,

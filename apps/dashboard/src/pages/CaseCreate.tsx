@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { CASE_ACTIONS } from '../../../../libs/shared/src/contract/values';
 import { api, guildPath } from '../api';
+import { SelectField } from '../components/Filters';
 import { Problem } from '../components/Status';
 import { useAction, useLoad, useTitle } from '../hooks';
 import type { Case, JournalEvent, MemberRecord } from '../types';
@@ -96,15 +98,7 @@ export function CaseCreatePage() {
             {suggestion.duration ? ` for ${formatSeconds(suggestion.duration)}` : ''} — {suggestion.why}
           </p>
         )}
-        <div className="field">
-          <label htmlFor="action">Action</label>
-          <select id="action" value={action} onChange={(e) => setAction(e.target.value)}>
-            <option value="warn">warn</option>
-            <option value="timeout">timeout</option>
-            <option value="kick">kick</option>
-            <option value="ban">ban</option>
-          </select>
-        </div>
+        <SelectField id="action" label="Action" value={action} options={CASE_ACTIONS} any={null} onChange={setAction} />
         {(action === 'timeout' || action === 'ban') && (
           <div className="field">
             <label htmlFor="duration">{action === 'ban' ? 'Duration (empty: permanent)' : 'Duration'}</label>

@@ -1,40 +1,32 @@
-import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { CASE_ACTIONS, CASE_STATUSES } from '../../../../libs/shared/src/contract/values';
 import { guildPath } from '../api';
+import { IdField, SelectField, useUrlFilters } from '../components/Filters';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Case } from '../types';
 
-const ACTIONS = ['warn', 'timeout', 'kick', 'ban'];
-const STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed'];
+/** The member-id filters and the value-list filters of the cases list: query key, label (, values). */
+const ID_FILTERS = [
+  ['target', 'Member id'],
+  ['moderator', 'Moderator id'],
+] as const;
+const LIST_FILTERS = [
+  ['action', 'Action', CASE_ACTIONS],
+  ['status', 'Status', CASE_STATUSES],
+] as const;
 
 /** Cases of the guild, newest first, filtered by member, moderator, action and status (kept in the URL), paged. */
 export function CasesPage() {
   const { guild = '' } = useParams();
   const info = useGuild(guild);
   useTitle('Cases');
-  const [params, setParams] = useSearchParams();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const filters = {
-    target: params.get('target') ?? '',
-    moderator: params.get('moderator') ?? '',
-    action: params.get('action') ?? '',
-    status: params.get('status') ?? '',
-  };
+  const { filters, setFilters, cursors, setCursors } = useUrlFilters(['target', 'moderator', 'action', 'status']);
   const list = useLoad<{ cases: Case[]; next: number | null }>(
     guildPath(guild, '/cases', { ...filters, before: cursors.at(-1), limit: '25' }),
   );
-  const setFilters = (changes: Partial<typeof filters>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value);
-      else next.delete(key);
-    }
-    setCursors([]);
-    setParams(next, { replace: true });
-  };
   const setFilter = (key: keyof typeof filters, value: string) => setFilters({ [key]: value });
   return (
     <>
@@ -55,44 +47,26 @@ export function CasesPage() {
           setFilters({ target: String(form.get('target')).trim(), moderator: String(form.get('moderator')).trim() });
         }}
       >
-        <div className="field">
-          <label htmlFor="f-target">Member id</label>
-          <input
-            id="f-target"
-            name="target"
-            inputMode="numeric"
-            defaultValue={filters.target}
-            onBlur={(e) => setFilter('target', e.target.value.trim())}
+        {ID_FILTERS.map(([key, label]) => (
+          <IdField
+            key={key}
+            id={`f-${key}`}
+            name={key}
+            label={label}
+            value={filters[key]}
+            onCommit={(v) => setFilter(key, v)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="f-moderator">Moderator id</label>
-          <input
-            id="f-moderator"
-            name="moderator"
-            inputMode="numeric"
-            defaultValue={filters.moderator}
-            onBlur={(e) => setFilter('moderator', e.target.value.trim())}
+        ))}
+        {LIST_FILTERS.map(([key, label, options]) => (
+          <SelectField
+            key={key}
+            id={`f-${key}`}
+            label={label}
+            value={filters[key]}
+            options={options}
+            onChange={(v) => setFilter(key, v)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="f-action">Action</label>
-          <select id="f-action" value={filters.action} onChange={(e) => setFilter('action', e.target.value)}>
-            <option value="">Any</option>
-            {ACTIONS.map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-status">Status</label>
-          <select id="f-status" value={filters.status} onChange={(e) => setFilter('status', e.target.value)}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
+        ))}
         <button type="submit">Apply</button>
       </form>
       <Loadable

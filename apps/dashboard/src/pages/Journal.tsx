@@ -1,44 +1,14 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { JOURNAL_KINDS } from '../../../../libs/shared/src/contract/values';
 import { api, guildPath } from '../api';
+import { SelectField } from '../components/Filters';
+import { Pager } from '../components/Pager';
 import { Badge, Loadable, Problem, When } from '../components/Status';
 import { useAction, useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { JournalEvent } from '../types';
 
-/** Journal kinds (section 6 of the spec), for the filter. */
-const KINDS = [
-  'message_edit',
-  'message_delete',
-  'message_bulk_delete',
-  'member_join',
-  'member_leave',
-  'member_kick',
-  'member_ban',
-  'member_unban',
-  'member_timeout',
-  'member_roles',
-  'member_nickname',
-  'member_prune',
-  'bot_add',
-  'channel_create',
-  'channel_update',
-  'channel_delete',
-  'overwrite_update',
-  'role_create',
-  'role_update',
-  'role_delete',
-  'guild_update',
-  'webhook_create',
-  'webhook_delete',
-  'expression_create',
-  'expression_update',
-  'expression_delete',
-  'verify',
-  'forum_status',
-  'settings_update',
-  'antinuke_response',
-];
 /** Kinds `POST …/journal/{event}/undo` can revert. */
 const UNDOABLE = new Set(['role_delete', 'channel_delete', 'member_ban', 'member_timeout']);
 
@@ -57,22 +27,17 @@ export function JournalPage() {
     <>
       <h1>Journal</h1>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor="j-kind">Kind</label>
-          <select
-            id="j-kind"
-            value={kind}
-            onChange={(e) => {
-              setBefore([]);
-              setKind(e.target.value);
-            }}
-          >
-            <option value="">All kinds</option>
-            {KINDS.map((k) => (
-              <option key={k}>{k}</option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id="j-kind"
+          label="Kind"
+          value={kind}
+          options={JOURNAL_KINDS}
+          any="All kinds"
+          onChange={(value) => {
+            setBefore([]);
+            setKind(value);
+          }}
+        />
       </form>
       <Problem error={undo.error} />
       <Loadable
@@ -124,18 +89,7 @@ export function JournalPage() {
             </li>
           ))}
         </ol>
-        <nav className="pager" aria-label="Pages">
-          <button type="button" disabled={before.length === 0} onClick={() => setBefore(before.slice(0, -1))}>
-            ← Newer
-          </button>
-          <button
-            type="button"
-            disabled={events.length === 0}
-            onClick={() => setBefore([...before, events[events.length - 1]!.id])}
-          >
-            Older →
-          </button>
-        </nav>
+        <Pager cursors={before} next={events.at(-1)?.id ?? null} onChange={setBefore} />
       </Loadable>
     </>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { guildPath } from '../api';
+import { Pager } from '../components/Pager';
 import { Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import type { LoggedMessage, Structure } from '../types';
@@ -98,18 +99,7 @@ export function MessagesPage() {
               </li>
             ))}
           </ol>
-          <nav className="pager" aria-label="Pages">
-            <button type="button" disabled={before.length === 0} onClick={() => setBefore(before.slice(0, -1))}>
-              ← Newer
-            </button>
-            <button
-              type="button"
-              disabled={messages.length === 0}
-              onClick={() => setBefore([...before, messages[messages.length - 1]!.id])}
-            >
-              Older →
-            </button>
-          </nav>
+          <Pager cursors={before} next={messages.at(-1)?.id ?? null} onChange={setBefore} />
         </Loadable>
       )}
     </>

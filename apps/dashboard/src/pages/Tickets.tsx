@@ -1,33 +1,22 @@
-import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { TICKET_STATUSES } from '../../../../libs/shared/src/contract/values';
 import { guildPath } from '../api';
+import { IdField, SelectField, useUrlFilters } from '../components/Filters';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Ticket } from '../types';
 
-const STATUSES = ['open', 'claimed', 'closed'];
-
 /** Tickets of the guild, newest first, filtered by status and opener (kept in the URL), paged. */
 export function TicketsPage() {
   const { guild = '' } = useParams();
   const info = useGuild(guild);
   useTitle('Tickets');
-  const [params, setParams] = useSearchParams();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const status = params.get('status') ?? '';
-  const opener = params.get('opener') ?? '';
+  const { filters, setFilters, cursors, setCursors } = useUrlFilters(['status', 'opener']);
   const list = useLoad<{ tickets: Ticket[]; next: number | null }>(
-    guildPath(guild, '/tickets', { status, opener, before: cursors.at(-1), limit: '25' }),
+    guildPath(guild, '/tickets', { ...filters, before: cursors.at(-1), limit: '25' }),
   );
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setCursors([]);
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="heading">
@@ -43,28 +32,23 @@ export function TicketsPage() {
         aria-label="Filter tickets"
         onSubmit={(e) => {
           e.preventDefault();
-          set('opener', String(new FormData(e.currentTarget).get('opener')).trim());
+          setFilters({ opener: String(new FormData(e.currentTarget).get('opener')).trim() });
         }}
       >
-        <div className="field">
-          <label htmlFor="t-status">Status</label>
-          <select id="t-status" value={status} onChange={(e) => set('status', e.target.value)}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="t-opener">Opened by (member id)</label>
-          <input
-            id="t-opener"
-            name="opener"
-            inputMode="numeric"
-            defaultValue={opener}
-            onBlur={(e) => set('opener', e.target.value.trim())}
-          />
-        </div>
+        <SelectField
+          id="t-status"
+          label="Status"
+          value={filters.status}
+          options={TICKET_STATUSES}
+          onChange={(status) => setFilters({ status })}
+        />
+        <IdField
+          id="t-opener"
+          name="opener"
+          label="Opened by (member id)"
+          value={filters.opener}
+          onCommit={(opener) => setFilters({ opener })}
+        />
         <button type="submit">Apply</button>
       </form>
       <Loadable

@@ -1,41 +1,9 @@
 import { z } from 'zod';
 import { BooleanQuery, DateTime, EmptyBody, GuildParams, LimitQuery, Snowflake } from './common';
 import { defineRoute } from './route';
+import { JOURNAL_KINDS } from './values';
 
-/** The 30 journal kinds of spec section 6.1; the journal's `kind` filter accepts exactly these. */
-export const JOURNAL_KINDS = [
-  'message_edit',
-  'message_delete',
-  'message_bulk_delete',
-  'member_join',
-  'member_leave',
-  'member_kick',
-  'member_ban',
-  'member_unban',
-  'member_timeout',
-  'member_roles',
-  'member_nickname',
-  'member_prune',
-  'bot_add',
-  'channel_create',
-  'channel_update',
-  'channel_delete',
-  'overwrite_update',
-  'role_create',
-  'role_update',
-  'role_delete',
-  'guild_update',
-  'webhook_create',
-  'webhook_delete',
-  'expression_create',
-  'expression_update',
-  'expression_delete',
-  'verify',
-  'forum_status',
-  'settings_update',
-  'antinuke_response',
-] as const;
-export type JournalKind = (typeof JOURNAL_KINDS)[number];
+export { JOURNAL_KINDS, type JournalKind } from './values';
 export const JournalKindSchema = z.enum(JOURNAL_KINDS, { error: () => `must be one of: ${JOURNAL_KINDS.join(', ')}` });
 
 /** A journal event. `data` is documented per kind in docs/journal.md (it always holds `at`, the ISO time). */

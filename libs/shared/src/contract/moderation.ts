@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { DateTime, EmptyBody, GuildParams, Int32, LimitQuery, NumberParam, Snowflake } from './common';
 import { JournalEvent, LoggedMessage } from './logs';
 import { defineRoute } from './route';
+import { CASE_ACTIONS, CASE_STATUSES } from './values';
 
-export const CASE_ACTIONS = ['warn', 'timeout', 'kick', 'ban'] as const;
+export { CASE_ACTIONS, CASE_STATUSES } from './values';
+
 export const CaseAction = z.enum(CASE_ACTIONS);
-export const CASE_STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed'] as const;
 export const CaseStatus = z.enum(CASE_STATUSES);
 export const APPEAL_STATUSES = ['pending', 'accepted', 'denied'] as const;
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { DateTime, GuildParams, Int32, integerString, LimitQuery, NumberParam, Snowflake } from './common';
 import { defineRoute } from './route';
+import { TICKET_STATUSES } from './values';
 
-export const TICKET_STATUSES = ['open', 'claimed', 'closed'] as const;
+export { TICKET_STATUSES } from './values';
+
 export const TicketStatus = z.enum(TICKET_STATUSES);
 
 /** Ticket settings of a guild. `remindAfter`/`closeAfter` are hours without a reply from the opener (0 = never). */
