@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { JOURNAL_KINDS } from '../../../../libs/shared/src/contract/values';
+import { JOURNAL_KINDS, UNDOABLE_KINDS } from '../../../../libs/shared/src/contract/values';
 import { api, guildPath } from '../api';
 import { SelectField } from '../components/Filters';
 import { Pager } from '../components/Pager';
@@ -10,7 +10,7 @@ import { useGuild } from '../session';
 import type { JournalEvent } from '../types';
 
 /** Kinds `POST …/journal/{event}/undo` can revert. */
-const UNDOABLE = new Set(['role_delete', 'channel_delete', 'member_ban', 'member_timeout']);
+const UNDOABLE = new Set<string>(UNDOABLE_KINDS);
 
 /** The guild's journal, newest first, filtered by kind, paged by event id, with undo for the undoable kinds. */
 export function JournalPage() {

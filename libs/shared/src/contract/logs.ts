@@ -3,7 +3,7 @@ import { BooleanQuery, DateTime, EmptyBody, GuildParams, LimitQuery, Snowflake }
 import { defineRoute } from './route';
 import { JOURNAL_KINDS } from './values';
 
-export { JOURNAL_KINDS, type JournalKind } from './values';
+export { JOURNAL_KINDS, type JournalKind, UNDOABLE_KINDS } from './values';
 export const JournalKindSchema = z.enum(JOURNAL_KINDS, { error: () => `must be one of: ${JOURNAL_KINDS.join(', ')}` });
 
 /** A journal event. `data` is documented per kind in docs/journal.md (it always holds `at`, the ISO time). */

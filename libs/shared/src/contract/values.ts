@@ -46,3 +46,12 @@ export const JOURNAL_KINDS = [
   'antinuke_response',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** Journal kinds `POST …/journal/{event}/undo` can revert (an `antinuke_response` by reverting its burst). */
+export const UNDOABLE_KINDS = [
+  'role_delete',
+  'channel_delete',
+  'member_ban',
+  'member_timeout',
+  'antinuke_response',
+] as const satisfies readonly (typeof JOURNAL_KINDS)[number][];

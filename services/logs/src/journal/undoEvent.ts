@@ -6,20 +6,12 @@ import {
   type PlatformApi,
   permissionBits,
   platformProblem,
+  UNDOABLE_KINDS,
 } from '@guildhall/shared';
 import { ChannelType, type RESTPostAPIGuildChannelJSONBody } from 'discord-api-types/v10';
 import { burstEvents } from '../antinuke/burstEvents';
 import { getSnapshot } from '../snapshots/snapshots';
 import { type EventRow, JournalEventModel, undoLeases } from './model';
-
-/** Kinds `undoEvent` can revert (an `antinuke_response` by reverting its burst). */
-export const UNDOABLE_KINDS = [
-  'role_delete',
-  'channel_delete',
-  'member_ban',
-  'member_timeout',
-  'antinuke_response',
-] as const;
 
 /** Called with every event an undo reverted (the burst's events too, for an `antinuke_response`). */
 export type OnUndone = (event: EventRow) => Promise<void>;
