@@ -125,12 +125,16 @@ it('archives a file an edit adds to a ticket message, once, and links and serves
   const row = await ArchivedAttachmentModel.findById(id).lean();
   expect(row).toMatchObject({ state: 'stored', message: sent.id, channel: thread, expiresAt: null });
 
-  await h.dispatch('MESSAGE_UPDATE', { ...update, content: 'screenshot attached again' });
-  await waitFor(
+  const resigned = update.attachments.map((a) => ({ ...a, url: a.url.replace(/hm=[0-9a-f]+/, 'hm=resigned') }));
+  await h.dispatch('MESSAGE_UPDATE', { ...update, content: 'screenshot attached again', attachments: resigned });
+  const again = await waitFor(
     () => h.call('GET', `${base()}/${number}`),
     (r) => r.body.messages?.some((m: { content: string }) => m.content === 'screenshot attached again'),
     15_000,
   );
+  expect(again.body.messages.find((m: { id: string }) => m.id === sent.id).attachments).toEqual([path]);
+  const transcript = await h.call('GET', `${base()}/${number}/transcript`);
+  expect(transcript.body).toContain(`<a href="${path}">shot.png</a>`);
   expect((await ArchivedAttachmentModel.findById(id).lean())!.file).toEqual(row!.file);
   expect(await attachmentBucket().find({ 'metadata.attachment': attachment.id }).toArray()).toHaveLength(1);
 });

@@ -20,15 +20,18 @@ export async function withArchivedLinks<M extends { _id: string; attachments: st
     { guild: 1, attachment: 1, url: 1 },
   ).lean<Array<Pick<ArchivedAttachmentRow, 'guild' | 'attachment' | 'url'>>>();
   if (!rows.length) return messages;
-  const paths = new Map(rows.map((r) => [unsigned(r.url), pathOf(r.guild, r.attachment)]));
+  const paths = new Map(rows.map((r) => [unsignedUrl(r.url), pathOf(r.guild, r.attachment)]));
   return messages.map((m) => ({
     ...m,
-    attachments: (m.attachments ?? []).map((url) => paths.get(unsigned(url)) ?? url),
+    attachments: (m.attachments ?? []).map((url) => paths.get(unsignedUrl(url)) ?? url),
   }));
 }
 
-/** A CDN URL without its query (the platform re-signs `ex`/`is`/`hm` when it sends a message again, e.g. edited). */
-function unsigned(url: string): string {
+/**
+ * A CDN URL without its query, to match a file's URLs across dispatches (the platform re-signs `ex`/`is`/`hm` when it
+ * sends a message again, e.g. edited).
+ */
+export function unsignedUrl(url: string): string {
   return url.split('?')[0]!;
 }
 
