@@ -58,6 +58,11 @@ export class CdnFiles {
     for (const [id, file] of this.files) if (doomed.has(file.message)) this.files.delete(id);
   }
 
+  /** Deletes the files `ids` (attachments an edit removed). */
+  forgetAttachments(ids: Iterable<string>): void {
+    for (const id of ids) this.files.delete(id);
+  }
+
   /** Deletes the files of every message of `channel` (channel or thread deletion). */
   forgetChannel(channel: string): void {
     for (const [id, file] of this.files) if (file.channel === channel) this.files.delete(id);

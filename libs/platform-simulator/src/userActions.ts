@@ -4,6 +4,7 @@ import {
   type APIRole,
   type APIWebhook,
   type RESTPatchAPIChannelJSONBody,
+  type RESTPatchAPIChannelMessageJSONBody,
   type RESTPatchAPIGuildMemberJSONBody,
   type RESTPostAPIChannelMessageJSONBody,
   type RESTPostAPIGuildChannelJSONBody,
@@ -48,7 +49,16 @@ export interface UserActions {
     message: string | RESTPostAPIChannelMessageJSONBody,
     files?: UserFile[],
   ): Promise<APIMessage>;
-  editMessage(channelId: string, messageId: string, content: string): Promise<APIMessage>;
+  /**
+   * Edits the user's message (MESSAGE_UPDATE with the full message): `content` or an edit body; `files` are uploaded
+   * and appended to its attachments (or, with `attachments` in the body, only the listed ones remain).
+   */
+  editMessage(
+    channelId: string,
+    messageId: string,
+    edit: string | RESTPatchAPIChannelMessageJSONBody,
+    files?: UserFile[],
+  ): Promise<APIMessage>;
   /** MESSAGE_DELETE; audit 72 only when the message is someone else's. */
   deleteMessage(channelId: string, messageId: string, reason?: string): Promise<void>;
   createChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody, reason?: string): Promise<APIChannel>;
@@ -87,8 +97,13 @@ export function userActions(perform: (call: UserCall) => Promise<unknown>): User
         body: typeof message === 'string' ? { content: message } : message,
         files,
       })) as APIMessage,
-    editMessage: async (channelId, messageId, content) =>
-      (await request('PATCH', Routes.channelMessage(channelId, messageId), { content })) as APIMessage,
+    editMessage: async (channelId, messageId, edit, files) =>
+      (await perform({
+        method: 'PATCH',
+        path: Routes.channelMessage(channelId, messageId),
+        body: typeof edit === 'string' ? { content: edit } : edit,
+        files,
+      })) as APIMessage,
     deleteMessage: (channelId, messageId, reason) =>
       none(request('DELETE', Routes.channelMessage(channelId, messageId), undefined, reason)),
     createChannel: async (guildId, body, reason) =>

@@ -146,6 +146,36 @@ describe('simulator: REST mutations emit the dispatches and audit entries Discor
     ]);
   });
 
+  it('message edits append uploaded files; `attachments` keeps only the listed ones and drops the rest from the CDN', async () => {
+    const file = (name: string) => ({ name, data: Buffer.from(name), contentType: 'text/plain' });
+    const sent = (await rest.post(Routes.channelMessages(seed.ids.general), {
+      body: { content: 'files' },
+      files: [file('one.txt')],
+    })) as APIMessage;
+    const appended = (await rest.patch(Routes.channelMessage(seed.ids.general, sent.id), {
+      body: { content: 'files' },
+      files: [file('two.txt')],
+    })) as APIMessage;
+    expect(appended.attachments.map((a) => a.filename)).toEqual(['one.txt', 'two.txt']);
+    const [one, two] = appended.attachments;
+    expect(await (await fetch(two!.url)).text()).toBe('two.txt');
+    const replaced = (await rest.patch(Routes.channelMessage(seed.ids.general, sent.id), {
+      body: { attachments: [{ id: two!.id }, { id: '0' }] },
+      files: [file('three.txt')],
+    })) as APIMessage;
+    expect(replaced.attachments.map((a) => a.filename)).toEqual(['two.txt', 'three.txt']);
+    expect((await fetch(one!.url)).status).toBe(404);
+    expect((await fetch(two!.url)).status).toBe(200);
+    const updates = await waitFor(
+      () => of('MESSAGE_UPDATE').filter((p) => p.d.id === sent.id),
+      (list) => list.length >= 2,
+    );
+    expect(updates[1]!.d.attachments?.map((a) => a.filename)).toEqual(['two.txt', 'three.txt']);
+    await expect(
+      fake.actAsUser(seed.ids.member).editMessage(seed.ids.general, sent.id, { flags: 4 }, [file('x.txt')]),
+    ).rejects.toMatchObject({ code: 50005 });
+  });
+
   it('expressions and roles: GUILD_EMOJIS_UPDATE + audit 60/62, GUILD_ROLE_* + audit 30/31/32', async () => {
     const emoji = (await rest.post(Routes.guildEmojis(seed.id), { body: { name: 'wave', image: PNG } })) as APIEmoji;
     await rest.delete(Routes.guildEmoji(seed.id, emoji.id!));

@@ -6,6 +6,7 @@ import {
   attachmentBucket,
   newSnowflake,
   queueAttachments,
+  RPC,
 } from '@guildhall/shared';
 import {
   eventually,
@@ -55,6 +56,8 @@ async function download(user: string, attachment: string) {
   });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
+
+const pathOf = (attachment: string) => `/api/v1/servers/${g}/messages/attachments/${attachment}`;
 
 const stored = (attachment: string) =>
   waitFor(
@@ -199,5 +202,107 @@ describe('archived attachments of logged messages', () => {
     for (const [i, a] of message.attachments.entries()) {
       expect((await download(ids.member, a.id)).bytes.toString()).toBe(`replica ${i}`);
     }
+  });
+
+  it("shows Guildhall's path in the journal and member record of deleted messages once their files are stored", async () => {
+    const file = (name: string) => [{ name, data: Buffer.from(name), contentType: 'text/plain' }];
+    const single = await post(ids.member, ids.general, file('single.txt'));
+    const bulk = [
+      await post(ids.member, ids.general, file('bulk1.txt')),
+      await post(ids.member, ids.general, file('bulk2.txt')),
+    ];
+    const linked = await post(ids.member, ids.general, [
+      { name: 'linked.bin', data: randomBytes(FILE_CAP + 1), contentType: 'application/octet-stream' },
+    ]);
+    for (const m of [single, ...bulk]) expect(await stored(m.attachments[0]!.id)).toMatchObject({ state: 'stored' });
+    expect(await stored(linked.attachments[0]!.id)).toMatchObject({ state: 'link' });
+
+    await h.fake.actAsUser(ids.member).deleteMessage(ids.general, single.id);
+    await h.dispatch('MESSAGE_DELETE', { id: single.id, channel_id: ids.general, guild_id: g });
+    await h.fake.actAsUser(ids.member).deleteMessage(ids.general, linked.id);
+    await h.dispatch('MESSAGE_DELETE', { id: linked.id, channel_id: ids.general, guild_id: g });
+    const bulkIds = bulk.map((m) => m.id);
+    await h.fake
+      .actAsUser(ids.owner)
+      .request('POST', `/channels/${ids.general}/messages/bulk-delete`, { messages: bulkIds });
+    await h.dispatch('MESSAGE_DELETE_BULK', { ids: bulkIds, channel_id: ids.general, guild_id: g });
+
+    type Event = {
+      kind: string;
+      data: {
+        message?: string;
+        ids?: string[];
+        attachments?: string[];
+        messages?: Array<{ id: string; attachments: string[] }>;
+      };
+    };
+    const journal = async () =>
+      (await h.call('GET', `/api/v1/servers/${g}/journal?channel=${ids.general}&limit=100`, { caps: ['journal.read'] }))
+        .body.events as Event[];
+    const deletion = (events: Event[], message: string) =>
+      events.find((e) => e.kind === 'message_delete' && e.data.message === message);
+    const bulkEvent = (events: Event[]) =>
+      events.find((e) => e.kind === 'message_bulk_delete' && e.data.ids?.includes(bulkIds[0]!));
+    const events = await waitFor(journal, (ev) => Boolean(deletion(ev, linked.id) && bulkEvent(ev)), 10_000);
+    expect(deletion(events, single.id)!.data).toMatchObject({
+      content: 'see attached',
+      attachments: [pathOf(single.attachments[0]!.id)],
+    });
+    expect(deletion(events, linked.id)!.data.attachments).toEqual([linked.attachments[0]!.url]);
+    expect(
+      bulkEvent(events)!.data.messages!.map((m: { id: string; attachments: string[] }) => [m.id, m.attachments]),
+    ).toEqual(expect.arrayContaining(bulk.map((m) => [m.id, [pathOf(m.attachments[0]!.id)]])));
+    expect((await download(ids.member, single.attachments[0]!.id)).bytes.toString()).toBe('single.txt');
+
+    const history = await h.peer.request<{ events: Event[]; deleted: Array<{ id: string; attachments: string[] }> }>(
+      RPC.memberHistory,
+      { guild: g, user: ids.member, limit: 100 },
+      5_000,
+    );
+    expect(deletion(history.events, single.id)!.data.attachments).toEqual([pathOf(single.attachments[0]!.id)]);
+    expect(history.deleted.find((m) => m.id === single.id)!.attachments).toEqual([pathOf(single.attachments[0]!.id)]);
+    expect(history.deleted.find((m) => m.id === linked.id)!.attachments).toEqual([linked.attachments[0]!.url]);
+  });
+
+  it('archives a file an edit adds, once, and serves it; search links both files', async () => {
+    const first = await post(ids.member, ids.general, [
+      { name: 'first.txt', data: Buffer.from('first'), contentType: 'text/plain' },
+    ]);
+    await stored(first.attachments[0]!.id);
+    const edited = await h.fake
+      .actAsUser(ids.member)
+      .editMessage(ids.general, first.id, 'see attached', [
+        { name: 'added.txt', data: Buffer.from('added by an edit'), contentType: 'text/plain' },
+      ]);
+    expect(edited.attachments.map((a) => a.filename)).toEqual(['first.txt', 'added.txt']);
+    const update = { ...edited, guild_id: g } as APIMessage & { guild_id: string };
+    await h.dispatch('MESSAGE_UPDATE', update);
+    const added = edited.attachments[1]!;
+    expect(await stored(added.id)).toMatchObject({ state: 'stored', message: first.id, channel: ids.general });
+    const row = await ArchivedAttachmentModel.findById(`${g}:${added.id}`).lean();
+    expect(row!.expiresAt!.getTime()).toBe(
+      (await ArchivedAttachmentModel.findById(`${g}:${first.attachments[0]!.id}`).lean())!.expiresAt!.getTime(),
+    );
+    expect((await download(ids.member, added.id)).bytes.toString()).toBe('added by an edit');
+
+    const again = { ...update, content: 'see attached again', edited_timestamp: new Date().toISOString() };
+    await h.dispatch('MESSAGE_UPDATE', again);
+    await waitFor(
+      async () =>
+        (await h.call('GET', `/api/v1/servers/${g}/journal?kind=message_edit&limit=100`, { caps: ['journal.read'] }))
+          .body.events as Array<{ data: { after: string } }>,
+      (events) => events.some((e) => e.data.after === 'see attached again'),
+      10_000,
+    );
+    await eventually(async () => {
+      const search = await h.call('GET', `/api/v1/servers/${g}/messages?channel=${ids.general}`, {
+        caps: ['messages.search'],
+      });
+      const found = search.body.messages.find((m: { id: string }) => m.id === first.id);
+      expect(found.attachments).toEqual([pathOf(first.attachments[0]!.id), pathOf(added.id)]);
+    });
+    expect(await ArchivedAttachmentModel.countDocuments({ message: first.id })).toBe(2);
+    expect(await attachmentBucket().find({ 'metadata.attachment': added.id }).toArray()).toHaveLength(1);
+    expect((await ArchivedAttachmentModel.findById(`${g}:${added.id}`).lean())!.file).toEqual(row!.file);
   });
 });

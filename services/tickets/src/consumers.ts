@@ -16,7 +16,7 @@ export async function startConsumers(ctx: TicketsContext): Promise<Stoppable[]> 
     dispatchConsumer('tickets-messages', ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK']),
     async ({ data: dispatch }) => {
       if (dispatch.t === 'MESSAGE_CREATE') await captureMessage(ctx, dispatch.d);
-      else if (dispatch.t === 'MESSAGE_UPDATE') await captureEdit(dispatch.d);
+      else if (dispatch.t === 'MESSAGE_UPDATE') await captureEdit(ctx, dispatch.d);
       else if (dispatch.t === 'MESSAGE_DELETE') await captureDelete(dispatch.d);
       else await captureBulkDelete(dispatch.d);
     },

@@ -91,3 +91,50 @@ it("archives a ticket message's file, links it, and keeps it for the ticket's li
   expect(await attachmentBucket().find({ _id: closed!.file! }).toArray()).toEqual([]);
   expect((await download(attachment.id)).status).toBe(404);
 });
+
+it('archives a file an edit adds to a ticket message, once, and links and serves it', async () => {
+  const type = (await h.call('POST', `${base()}/types`, { body: { name: 'Edits', oneOpen: false } })).body.id;
+  const opened = await h.call('POST', base(), { body: { type, opener: h.seed.ids.member } });
+  expect(opened.status).toBe(201);
+  const { number, thread } = opened.body as { number: number; thread: string };
+  const member = h.fake.actAsUser(h.seed.ids.member);
+  const sent = await member.sendMessage(thread, { content: 'screenshot coming' });
+  await h.dispatch('MESSAGE_CREATE', { ...sent, guild_id: h.seed.id } as APIMessage & { guild_id: string });
+
+  const shot = randomBytes(512);
+  const edited = await member.editMessage(thread, sent.id, 'screenshot attached', [
+    { name: 'shot.png', data: shot, contentType: 'image/png' },
+  ]);
+  const update = { ...edited, guild_id: h.seed.id } as APIMessage & { guild_id: string };
+  await h.dispatch('MESSAGE_UPDATE', update);
+  const attachment = edited.attachments[0]!;
+  const path = `${base()}/attachments/${attachment.id}`;
+  const shown = await waitFor(
+    () => h.call('GET', `${base()}/${number}`),
+    (r) => r.body.messages?.some((m: { attachments: string[] }) => m.attachments.includes(path)),
+    15_000,
+  );
+  expect(shown.body.messages.find((m: { id: string }) => m.id === sent.id)).toMatchObject({
+    content: 'screenshot attached',
+    attachments: [path],
+  });
+  const file = await download(attachment.id);
+  expect(file.status).toBe(200);
+  expect(file.bytes.equals(shot)).toBe(true);
+  const id = `${h.seed.id}:${attachment.id}`;
+  const row = await ArchivedAttachmentModel.findById(id).lean();
+  expect(row).toMatchObject({ state: 'stored', message: sent.id, channel: thread, expiresAt: null });
+
+  const resigned = update.attachments.map((a) => ({ ...a, url: a.url.replace(/hm=[0-9a-f]+/, 'hm=resigned') }));
+  await h.dispatch('MESSAGE_UPDATE', { ...update, content: 'screenshot attached again', attachments: resigned });
+  const again = await waitFor(
+    () => h.call('GET', `${base()}/${number}`),
+    (r) => r.body.messages?.some((m: { content: string }) => m.content === 'screenshot attached again'),
+    15_000,
+  );
+  expect(again.body.messages.find((m: { id: string }) => m.id === sent.id).attachments).toEqual([path]);
+  const transcript = await h.call('GET', `${base()}/${number}/transcript`);
+  expect(transcript.body).toContain(`<a href="${path}">shot.png</a>`);
+  expect((await ArchivedAttachmentModel.findById(id).lean())!.file).toEqual(row!.file);
+  expect(await attachmentBucket().find({ 'metadata.attachment': attachment.id }).toArray()).toHaveLength(1);
+});

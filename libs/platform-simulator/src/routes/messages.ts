@@ -1,5 +1,6 @@
 import { snowflakeTime } from '@guildhall/shared';
 import {
+  type APIAttachment,
   type APIMessage,
   AuditLogEvent,
   ChannelType,
@@ -113,6 +114,24 @@ export function reviveThread(state: PlatformState, channel: FakeChannel): void {
   meta.archive_timestamp = state.clock.iso();
 }
 
+/**
+ * The attachments of an edited message (API v10): without `attachments` in the body the message keeps its files and
+ * every uploaded `files[n]` is appended; with it, only the listed ones remain: old attachments by id, new uploads by
+ * their index `n` (`null` removes every file). Removed files leave the CDN.
+ */
+function editedAttachments(
+  ctx: RequestContext,
+  channelId: string,
+  message: APIMessage,
+  listed: RESTPatchAPIChannelMessageJSONBody['attachments'],
+): APIAttachment[] {
+  const keep = listed === undefined ? null : new Set((listed ?? []).map((a) => String(a.id)));
+  const uploads = ctx.files.filter((f) => !keep || keep.has(f.field.match(/^files\[(\d+)\]$/)?.[1] ?? ''));
+  const kept = message.attachments.filter((a) => !keep || keep.has(a.id));
+  ctx.state.cdn.forgetAttachments(message.attachments.filter((a) => !kept.includes(a)).map((a) => a.id));
+  return [...kept, ...ctx.state.cdn.store(channelId, message.id, uploads)];
+}
+
 function textChannel(state: PlatformState, channelId: string): { guild: FakeGuildState; channel: FakeChannel } {
   const found = state.channel(channelId);
   const type = found.channel.type;
@@ -172,7 +191,7 @@ export const messageRoutes: RouteTable = {
     const body = ctx.body as RESTPatchAPIChannelMessageJSONBody;
     checkMessageLimits(body);
     if (message.author.id !== ctx.actor.id) {
-      if (Object.keys(body).some((k) => k !== 'flags'))
+      if (ctx.files.length || Object.keys(body).some((k) => k !== 'flags'))
         throw new DiscordError(403, 50005, 'Cannot edit a message authored by another user');
       ctx.state.requirePermission(guild, ctx.actor.id, PermissionFlagsBits.ManageMessages);
     }
@@ -180,6 +199,8 @@ export const messageRoutes: RouteTable = {
     if (body.embeds !== undefined) message.embeds = (body.embeds ?? []) as APIMessage['embeds'];
     if (body.components !== undefined) message.components = (body.components ?? []) as APIMessage['components'];
     if (body.flags != null) message.flags = body.flags;
+    if (body.attachments !== undefined || ctx.files.length)
+      message.attachments = editedAttachments(ctx, channel.id, message, body.attachments);
     if (body.content !== undefined) Object.assign(message, mentionsOf(ctx, message.content));
     message.edited_timestamp = ctx.state.clock.iso();
     ctx.state.emit(guild.id, 'MESSAGE_UPDATE', { ...message, guild_id: guild.id } as never);

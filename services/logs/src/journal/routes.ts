@@ -2,12 +2,14 @@ import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@gu
 import type { LogsContext } from '../config';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenOrAll } from '../privacy/hiddenChannels';
+import { withArchivedEventLinks } from './archivedLinks';
 import { listJournal } from './listJournal';
 import { toJournalEvent } from './toJournalEvent';
 import { undoEvent } from './undoEvent';
 
 /**
- * GET /journal (message events only of channels the caller can view; none when community does not answer) and
+ * GET /journal (message events only of channels the caller can view; none when community does not answer; deleted
+ * messages' archived files link to Guildhall's copies) and
  * POST /journal/{event}/undo (every lifted ban or timeout, also one of an anti-nuke burst, emits `journal.undone`).
  */
 export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
@@ -15,7 +17,8 @@ export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): Ro
   return [
     bind(logRoutes.listJournal, async ({ params, query, identity }) => {
       const hidden = await hiddenOrAll(deps, params.guild, identity.sub);
-      return { events: (await listJournal(params.guild, query, hidden)).map(toJournalEvent) };
+      const events = await withArchivedEventLinks(await listJournal(params.guild, query, hidden));
+      return { events: events.map(toJournalEvent) };
     }),
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;

@@ -26,8 +26,8 @@ export const MESSAGE_DISPATCHES = [
  * `insertMany` (a duplicate key means already stored), edits and deletions one by one with conditional updates
  * (an edit that does not change the content, or a second deletion, changes nothing). Messages the privacy rules
  * exclude (`isLogged`: ignored channels and their threads, private and ticket threads, bots when `ignoreBots`) are
- * neither stored nor journaled. The attachments of stored new messages are queued for the archive (downloaded in the
- * background, never in this batch; kept for the message's 7 days).
+ * neither stored nor journaled. The attachments of stored new messages, and files an edit adds, are queued for the
+ * archive (downloaded in the background, never in this batch; kept for the message's 7 days).
  */
 export async function ingestMessages(
   journal: Journal,
@@ -136,16 +136,31 @@ async function insertNew(rows: MessageRow[]): Promise<void> {
   }
 }
 
+/**
+ * The files of an edit of a stored message: its attachments become the edit's (a forward keeps the forwarded files)
+ * and files the edit added are queued for the archive (one already queued keeps its row, so redelivered edits and
+ * the unchanged files of a text edit are not queued twice). Messages not stored (not logged) are left alone.
+ */
+async function applyEditedFiles(guild: string, message: string, files: APIAttachment[]): Promise<void> {
+  const urls = files.map((a) => a.url);
+  const row = await MessageModel.findOne({ _id: message, guild, forwardOf: null }).lean<MessageRow>();
+  if (!row) return;
+  if ((row.attachments ?? []).join('\n') !== urls.join('\n')) {
+    await MessageModel.updateOne({ _id: message, guild }, { $set: { attachments: urls } });
+  }
+  await queueAttachments([{ owner: archiveOwner(row), attachments: files }]);
+}
+
 async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch<'MESSAGE_UPDATE'>): Promise<void> {
   const d = dispatch.d;
-  if (!d.guild_id || typeof d.content !== 'string') return;
+  if (!d.guild_id) return;
+  if (Array.isArray(d.attachments)) await applyEditedFiles(d.guild_id, d.id, d.attachments);
+  if (typeof d.content !== 'string') return;
   const editedAt = d.edited_timestamp ? new Date(d.edited_timestamp) : new Date();
   const happened = d.edited_timestamp ? editedAt : undefined;
-  const set: Partial<MessageRow> = { content: d.content, editedAt };
-  if (d.attachments) set.attachments = d.attachments.map((a) => a.url);
   const before = await MessageModel.findOneAndUpdate(
     { _id: d.id, guild: d.guild_id, content: { $ne: d.content } },
-    { $set: set },
+    { $set: { content: d.content, editedAt } },
     { returnDocument: 'before' },
   ).lean<MessageRow>();
   if (!before) {

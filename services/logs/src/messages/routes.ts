@@ -6,17 +6,12 @@ import {
   type RouteBinding,
   type ServiceContext,
   sendAttachment,
-  withArchivedLinks,
 } from '@guildhall/shared';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenChannels } from '../privacy/hiddenChannels';
+import { archivedLinks } from './archivedLinks';
 import { searchMessages } from './searchMessages';
 import { toLoggedMessage } from './toLoggedMessage';
-
-/** Guildhall's path of an archived message attachment (`GET .../messages/attachments/{attachment}`). */
-export function messageAttachmentPath(guild: string, attachment: string): string {
-  return logRoutes.getMessageAttachment.path.replace('{guild}', guild).replace('{attachment}', attachment);
-}
 
 /**
  * GET /messages: only messages of channels the caller can view; archived attachments link to Guildhall's copies.
@@ -28,7 +23,7 @@ export function messageRoutes(ctx: ServiceContext, directory: ChannelDirectory):
     bind(logRoutes.searchMessages, async ({ params, query, identity }) => {
       const hidden = await hiddenChannels(deps, params.guild, identity.sub);
       const rows = await searchMessages(params.guild, { ...query, hidden });
-      return { messages: (await withArchivedLinks(rows, messageAttachmentPath)).map(toLoggedMessage) };
+      return { messages: (await archivedLinks(rows)).map(toLoggedMessage) };
     }),
     bind(logRoutes.getMessageAttachment, async ({ params, identity, req, res }) => {
       const row = await findArchived(params.guild, params.attachment);

@@ -11,8 +11,10 @@ import {
 } from '@guildhall/shared';
 import { loadAntinukeSettings } from '../antinuke/settings';
 import type { LogsContext } from '../config';
+import { withArchivedEventLinks } from '../journal/archivedLinks';
 import { eventsAboutUser } from '../journal/listJournal';
 import { toJournalEvent } from '../journal/toJournalEvent';
+import { archivedLinks } from '../messages/archivedLinks';
 import { deletedMessagesBy } from '../messages/searchMessages';
 import { toLoggedMessage } from '../messages/toLoggedMessage';
 import type { ChannelDirectory } from '../privacy/channelFacts';
@@ -23,7 +25,8 @@ import { loadSettings } from '../settings/getSettings';
  * `RPC.memberHistory` {guild, user, limit?, viewer?} -> {events (user is target or actor), deleted (their deleted
  * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
  * and message events of channels the viewer cannot view are left out (`hiddenOrAll`: all of them when
- * community does not answer in time). 400 on bad ids.
+ * community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
+ * message events. 400 on bad ids.
  */
 export async function memberHistory(
   deps: Parameters<typeof hiddenChannels>[0],
@@ -43,7 +46,8 @@ export async function memberHistory(
     eventsAboutUser(req.guild, req.user, limit, hidden),
     deletedMessagesBy(req.guild, req.user, limit, hidden),
   ]);
-  return { events: events.map(toJournalEvent), deleted: deleted.map(toLoggedMessage) };
+  const [linkedEvents, linkedDeleted] = await Promise.all([withArchivedEventLinks(events), archivedLinks(deleted)]);
+  return { events: linkedEvents.map(toJournalEvent), deleted: linkedDeleted.map(toLoggedMessage) };
 }
 
 /**

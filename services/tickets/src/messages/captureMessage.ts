@@ -1,5 +1,6 @@
-import { avatarUrl, queueAttachments } from '@guildhall/shared';
+import { avatarUrl, type CapturedFiles, queueAttachments } from '@guildhall/shared';
 import type {
+  APIAttachment,
   APIMessage,
   GatewayMessageCreateDispatchData,
   GatewayMessageDeleteBulkDispatchData,
@@ -51,17 +52,7 @@ export async function captureMessage(
     },
     { upsert: true },
   );
-  await queueAttachments([
-    {
-      owner: {
-        guild: ticket.guild,
-        message: message.id,
-        channel: ticket.thread,
-        expiresAt: ticket.closedAt ? attachmentExpiry(ctx, ticket.closedAt) : null,
-      },
-      attachments: message.attachments ?? [],
-    },
-  ]);
+  await queueAttachments([ticketFiles(ctx, ticket, message.id, message.attachments ?? [])]);
   if (message.author.bot !== true) {
     await TicketModel.updateOne(
       { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
@@ -70,20 +61,37 @@ export async function captureMessage(
   }
 }
 
+/** The files of message `message` of `ticket` for the archive: kept while it is open, then until `attachmentExpiry`. */
+function ticketFiles(
+  ctx: TicketsContext,
+  ticket: TicketRow,
+  message: string,
+  attachments: readonly APIAttachment[],
+): CapturedFiles {
+  const expiresAt = ticket.closedAt ? attachmentExpiry(ctx, ticket.closedAt) : null;
+  return { owner: { guild: ticket.guild, message, channel: ticket.thread, expiresAt }, attachments };
+}
+
 /** When the archived attachments of a ticket closed at `closedAt` expire. */
 export function attachmentExpiry(ctx: TicketsContext, closedAt: Date): Date {
   return new Date(new Date(closedAt).getTime() + ctx.config.TICKET_ATTACHMENT_RETENTION_DAYS * 86_400_000);
 }
 
-/** Applies a MESSAGE_UPDATE to a stored ticket message (content, attachments, embeds, edit time); unknown ids are ignored. */
-export async function captureEdit(update: GatewayMessageUpdateDispatchData): Promise<void> {
+/**
+ * Applies a MESSAGE_UPDATE to a stored ticket message (content, attachments, embeds, edit time); unknown ids are
+ * ignored. Files the edit added are queued for the archive like captured ones (a file already queued keeps its row).
+ */
+export async function captureEdit(ctx: TicketsContext, update: GatewayMessageUpdateDispatchData): Promise<void> {
   const set: Record<string, unknown> = {
     editedAt: update.edited_timestamp ? new Date(update.edited_timestamp) : new Date(),
   };
   if (typeof update.content === 'string') set.content = update.content;
   if (Array.isArray(update.attachments)) set.attachments = update.attachments.map((a) => a.url);
   if (Array.isArray(update.embeds)) set.embeds = update.embeds;
-  await TicketMessageModel.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
+  const edited = await TicketMessageModel.updateOne({ _id: update.id, deletedAt: null }, { $set: set });
+  if (!edited.matchedCount || !update.attachments?.length) return;
+  const ticket = await TicketModel.findOne({ thread: update.channel_id }).lean<TicketRow>();
+  if (ticket) await queueAttachments([ticketFiles(ctx, ticket, update.id, update.attachments)]);
 }
 
 /** Marks a deleted message (MESSAGE_DELETE) so it leaves the transcript. */

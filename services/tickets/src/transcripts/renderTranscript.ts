@@ -1,4 +1,4 @@
-import type { ArchivedAttachmentRow } from '@guildhall/shared';
+import { type ArchivedAttachmentRow, unsignedUrl } from '@guildhall/shared';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { ticketAttachmentPath } from '../messages/archivedLinks';
 import type { MessageRow } from '../messages/model';
@@ -45,7 +45,7 @@ function attachmentItem(url: string, file: ArchivedAttachmentRow | undefined): s
 
 function attachmentList(urls: string[], files: Map<string, ArchivedAttachmentRow>): string {
   if (!urls.length) return '';
-  return `<ul class="files">${urls.map((url) => attachmentItem(url, files.get(url))).join('')}</ul>`;
+  return `<ul class="files">${urls.map((url) => attachmentItem(url, files.get(unsignedUrl(url)))).join('')}</ul>`;
 }
 
 /** One embed: author, title (linked when it has a URL), description, fields, image, footer; all escaped. */
@@ -84,7 +84,7 @@ export function renderTranscript(
   messages: MessageRow[],
   files: ArchivedAttachmentRow[] = [],
 ): string {
-  const byUrl = new Map(files.map((f) => [f.url, f]));
+  const byUrl = new Map(files.map((f) => [unsignedUrl(f.url), f]));
   const title = `Ticket #${ticket.number} (${ticket.typeName})`;
   const closed = ticket.closedAt
     ? `<p>Closed ${escapeHtml(ticket.closedAt.toISOString())}${ticket.closedBy ? ` by ${escapeHtml(ticket.closedBy)}` : ' by the service'}${ticket.closeReason ? `: ${escapeHtml(ticket.closeReason)}` : ''}</p>`
