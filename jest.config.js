@@ -3,6 +3,7 @@
  * jose is ESM-only, so it is transformed too. Workspace imports resolve to their sources.
  * Projects: `unit` (every workspace's test/ folder), `e2e` (test/e2e: separate processes),
  * `faults` (test/faults: kill -9 and restarts), `browser` (test/browser: the dashboard in Debian's Chromium).
+ * `npm test` runs `unit` on two workers, then the three system projects in band (see the README's "Test it").
  */
 const swc = [
   '@swc/jest',

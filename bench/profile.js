@@ -1,13 +1,13 @@
 /**
  * `node bench/profile.js [--route settings|members] [--via direct|gateway] [--seconds 10] [--connections 20]
- * [--process tickets] [--out <dir>]` (build first): boots the bench system with every service process under the
- * CPU profiler (bench/lib/cpuProfile.js), loads one read route with autocannon (directly at the service with a
+ * [--process tickets] [--out <dir>]` (build first): boots the bench system with every service process and the
+ * embedded MongoDB (`--process embedded-mongo`) under the CPU profiler (bench/lib/cpuProfile.js), loads one read route with autocannon (directly at the service with a
  * signed identity header, or through the gateway with a session cookie), stops the system and prints the
  * throughput and, for `--process` (default: the route's service, or gateway with `--via gateway`), self time per
  * package and per function. The `.cpuprofile` files stay in `--out` (default: a temporary directory) for Chrome
  * DevTools. The profiles include start-up; compare shares, not absolute figures. Used for docs/benchmarks.md.
  */
-const { mkdtempSync, readdirSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, readdirSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -36,10 +36,10 @@ async function main() {
   const route = ROUTES[values.route];
   if (!route) throw new Error(`--route must be one of ${Object.keys(ROUTES).join(', ')}`);
   const out = values.out ?? mkdtempSync(path.join(os.tmpdir(), 'guildhall-profile-'));
+  mkdirSync(out, { recursive: true });
   const target = values.process ?? (values.via === 'gateway' ? 'gateway' : route.service);
-  const sys = await startBenchSystem({
-    env: { NODE_OPTIONS: `--require ${path.join(__dirname, 'lib/cpuProfile.js')}`, PROFILE_DIR: out },
-  });
+  const profiling = { NODE_OPTIONS: `--require ${path.join(__dirname, 'lib/cpuProfile.js')}`, PROFILE_DIR: out };
+  const sys = await startBenchSystem({ env: profiling, mongoEnv: profiling });
   try {
     const pathname = route.path(sys.guild);
     let url = `${sys.urls[route.service]}${pathname}`;

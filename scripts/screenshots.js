@@ -35,7 +35,8 @@ async function main() {
         body: body ? JSON.stringify(body) : undefined,
       });
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-      return res.status === 204 ? undefined : res.json();
+      const text = await res.text();
+      return text ? JSON.parse(text) : undefined;
     };
     const { day } = sys;
     const gone = new Set([...day.left, day.spammer, day.kicked, day.bannedByModerator, day.bannedByBot]);
@@ -51,6 +52,22 @@ async function main() {
       reason: 'Kept posting spoilers after a warning',
       duration: 3600,
     });
+    await call('PUT', `/api/v1/servers/${g}/staff/${FIXTURE_IDS.roles.moderator}`, {
+      caps: ['cases.read', 'cases.write', 'appeals.decide', 'reports.manage', 'tickets.read', 'tickets.manage'],
+    });
+    const { idea, planned, done } = FIXTURE_IDS.tags;
+    await call('PUT', `/api/v1/servers/${g}/forums/${FIXTURE_IDS.channels.suggestions}`, {
+      statuses: [
+        { tag: idea, reply: '', rewardRole: null, lock: false, archiveAfter: 0 },
+        { tag: planned, reply: 'Planned for an upcoming release.', rewardRole: null, lock: false, archiveAfter: 0 },
+        { tag: done, reply: 'Done, thanks for the idea!', rewardRole: null, lock: true, archiveAfter: 1440 },
+      ],
+    });
+    const packs = await call('GET', `/api/v1/servers/${g}/packs`);
+    const pack = await call('POST', `/api/v1/servers/${g}/packs`, { name: 'Lantern emoji' });
+    const emoji = packs.loose.filter((i) => i.kind !== 'sticker').map((i) => i.id);
+    await call('POST', `/api/v1/servers/${g}/packs/${pack.id}/items`, { ids: emoji.slice(0, 4) });
+    await call('PATCH', `/api/v1/servers/${g}/tickets/settings`, { blacklist: [day.spammer] });
     const type = await call('POST', `/api/v1/servers/${g}/tickets/types`, { name: 'Support', oneOpen: false });
     await call('POST', `/api/v1/servers/${g}/tickets/panel`, { channel: FIXTURE_IDS.channels.tickets });
     const ticket = await call('POST', `/api/v1/servers/${g}/tickets`, { type: type.id, opener: member });
@@ -109,8 +126,14 @@ async function main() {
     await page.goto(guild('/journal'));
     await page.locator('li[data-event]').first().waitFor();
     await shot('journal');
+    await page.goto(guild('/staff'));
+    await page.locator('li[data-role]').first().waitFor();
+    await shot('staff');
+    await page.goto(guild('/forums'));
+    await page.locator('tr[data-post]').first().waitFor();
+    await shot('forums');
     await page.goto(guild('/packs'));
-    await page.getByRole('heading', { name: 'Slots' }).waitFor();
+    await page.locator('li[data-item]').first().waitFor();
     await shot('packs');
     await page.goto(guild('/queues'));
     await page.getByRole('heading', { name: 'Open reports' }).waitFor();

@@ -43,11 +43,18 @@ function canConnect(host, port) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `url` until it answers 200, or throws after `timeoutMs` naming what did not come up. */
-async function waitForReady(url, timeoutMs, name) {
+/**
+ * Polls `url` until it answers 200, or throws after `timeoutMs` naming what did not come up. With `child` (the
+ * process that should answer), throws as soon as it exits instead, with its exit code or signal: a process that
+ * died is not waited for.
+ */
+async function waitForReady(url, timeoutMs, name, child) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before it answered ${url}`);
+    }
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -160,9 +167,13 @@ async function startStack(options = {}) {
   const extraEnv = options.env ?? {};
   const started = [];
   const supervisors = [];
+  /** The services, gateway and bridge stop together (each drains on its own), then what they use: MongoDB, NATS. */
   const stopAll = async () => {
     for (const supervisor of supervisors) supervisor.stop();
-    for (const item of started.reverse()) await stopChild(item.child);
+    const items = started.splice(0).reverse();
+    const backing = (item) => item.name === 'mongo' || item.name === 'nats';
+    await Promise.all(items.filter((item) => !backing(item)).map((item) => stopChild(item.child)));
+    for (const item of items.filter(backing)) await stopChild(item.child);
   };
   /** With `supervise`: restarts process `name` (now `child`) through `launch` whenever it exits unasked. */
   const superviseChild = (name, child, launch, ready) => {
@@ -242,10 +253,10 @@ async function startStack(options = {}) {
         name,
         child,
         () => launch(name),
-        () => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name),
+        () => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name, procs[name]),
       );
     }
-    await Promise.all(names.map((name) => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name)));
+    await Promise.all(names.map((name) => waitForReady(`${readyUrl(name)}/readyz`, 60_000, name, procs[name])));
     return {
       gatewayUrl,
       bridgeUrl,
@@ -268,7 +279,7 @@ async function startStack(options = {}) {
       async start(name) {
         const child = launch(name);
         started.push({ name, child });
-        await waitForReady(`${readyUrl(name)}/readyz`, 60_000, name);
+        await waitForReady(`${readyUrl(name)}/readyz`, 60_000, name, child);
       },
       stop: stopAll,
     };

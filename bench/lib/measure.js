@@ -68,6 +68,20 @@ async function sampleLatency({ count, concurrency = 1, warmup = 20, next }) {
   };
 }
 
+/**
+ * CPU time (user + system) process `pid` has used so far, in ms (fields 14 and 15 of /proc/<pid>/stat, in clock
+ * ticks of 10 ms on Linux), or null when it is gone.
+ */
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size of process `pid` in MB (VmRSS of /proc/<pid>/status), or null when it is gone. */
 function rssMb(pid) {
   try {
@@ -116,4 +130,12 @@ async function timeUntilReady(url, since, timeoutMs = 60_000, everyMs = 10) {
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
-module.exports = { loadTest, percentile, sampleLatency, rssMb, peakRss, timeUntilReady };
+module.exports = {
+  cpuMs,
+  loadTest,
+  percentile,
+  sampleLatency,
+  rssMb,
+  peakRss,
+  timeUntilReady,
+};

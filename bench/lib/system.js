@@ -10,8 +10,11 @@ const path = require('node:path');
 const { stopChild, ROOT } = require('../../scripts/stack.js');
 const testing = require('../../libs/testkit/dist');
 
-/** Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap; resolves with its URL once it listens. */
-function startBigMongo(port, heapMb) {
+/**
+ * Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap and `env` added to this process's environment;
+ * resolves with its URL once it listens.
+ */
+function startBigMongo(port, heapMb, env = {}) {
   const child = spawn(
     process.execPath,
     [
@@ -21,7 +24,7 @@ function startBigMongo(port, heapMb) {
       String(port),
       '--memory',
     ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
     let out = '';
@@ -48,9 +51,10 @@ function startBigMongo(port, heapMb) {
  * by it), peers wait up to 10 s for each other's NATS requests (instead of 2 s: on a 2-core machine shared with
  * other work a member record's `RPC.memberHistory` sometimes takes longer, and one 503 would end the run; slow
  * answers still count in the latencies), and answers are not re-checked against the contract (the tests do that).
+ * `env` is added to the services' environment, `mongoEnv` to the embedded MongoDB's.
  */
-async function startBenchSystem({ log, env = {} } = {}) {
-  const mongo = process.env.MONGO_URL ? null : await startBigMongo(await freeBenchPort(), 16_384);
+async function startBenchSystem({ log, env = {}, mongoEnv = {} } = {}) {
+  const mongo = process.env.MONGO_URL ? null : await startBigMongo(await freeBenchPort(), 16_384, mongoEnv);
   const mongoUrl = process.env.MONGO_URL ?? mongo.url;
   let sys;
   try {

@@ -125,6 +125,11 @@ describeBrowser('dashboard', () => {
     errors = collectPageErrors(page);
   });
 
+  // each test answers for the errors of its own pages: one that failed half-way does not fail the next
+  beforeEach(() => {
+    if (errors) errors.length = 0;
+  });
+
   const url = (path: string) => `${sys.gatewayUrl}/guilds/${g}${path}`;
 
   it('signs in with the platform, lists the guild and shows the overview from GET …/setup', async () => {
@@ -342,6 +347,204 @@ describeBrowser('dashboard', () => {
     const after = await ok<{ loose: Array<{ id: string }> }>('GET', `/api/v1/servers/${g}/packs`);
     expect(after.loose.map((i) => i.id)).toContain(item.id);
     await expectCleanPage(page, errors);
+  });
+
+  it('orders a pack by drag and drop and by keyboard, and previews deleting one of its items', async () => {
+    const before = await ok<{
+      packs: Array<{ pack: string; name: string }>;
+      loose: Array<{ id: string; kind: string }>;
+    }>('GET', `/api/v1/servers/${g}/packs`);
+    const pack = before.packs.find((p) => p.name === 'Lantern emoji')!;
+    const ids = before.loose
+      .filter((i) => i.kind !== 'sticker')
+      .slice(0, 3)
+      .map((i) => i.id);
+    expect(ids).toHaveLength(3);
+    const added = await ownerApi('POST', `/api/v1/servers/${g}/packs/${pack.pack}/items`, { ids });
+    expect(added.status).toBe(202);
+    const contents = async () => {
+      const view = await ok<{ packs: Array<{ pack: string; contents: Array<{ id: string }> }> }>(
+        'GET',
+        `/api/v1/servers/${g}/packs`,
+      );
+      return view.packs.find((p) => p.pack === pack.pack)!.contents.map((i) => i.id);
+    };
+    const list = page.getByRole('list', { name: 'Items of Lantern emoji' });
+    const shown = () =>
+      list.locator('li[data-item]').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-item')));
+    await page.goto(url('/packs'));
+    await list.locator('li[data-item]').first().waitFor();
+    expect(await shown()).toEqual(await contents());
+    expect(await shown()).toEqual(ids);
+    await expectCleanPage(page, errors);
+
+    // Keyboard: focus "Move down" of the first item and press Enter.
+    await list
+      .locator(`li[data-item="${ids[0]}"]`)
+      .getByRole('button', { name: /^Move down/ })
+      .press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Order of Lantern emoji saved.' }).waitFor();
+    await waitFor(contents, (order) => JSON.stringify(order) === JSON.stringify([ids[1], ids[0], ids[2]]));
+    await waitFor(shown, (order) => JSON.stringify(order) === JSON.stringify([ids[1], ids[0], ids[2]]));
+
+    // Drag the last item onto the first.
+    await list.locator(`li[data-item="${ids[2]}"]`).dragTo(list.locator(`li[data-item="${ids[1]}"]`));
+    const dropped = [ids[2], ids[1], ids[0]];
+    await waitFor(contents, (order) => JSON.stringify(order) === JSON.stringify(dropped));
+    await waitFor(shown, (order) => JSON.stringify(order) === JSON.stringify(dropped));
+    await expectCleanPage(page, errors);
+
+    // Delete shows the preview first; cancelling deletes nothing.
+    await list
+      .locator(`li[data-item="${ids[0]}"]`)
+      .getByRole('button', { name: /^Delete/ })
+      .click();
+    const previewBox = page.getByRole('region', { name: /^Delete .* from every guild\?$/ });
+    await previewBox.waitFor();
+    await expect(previewBox.locator('li').first().textContent()).resolves.toContain(ids[0]);
+    await previewBox.getByRole('button', { name: 'Cancel' }).click();
+    await expect(previewBox.count()).resolves.toBe(0);
+    expect(await contents()).toEqual(dropped);
+    await expectCleanPage(page, errors);
+  });
+
+  it('adds a staff role with caps, shows it as the API lists it, and removes it', async () => {
+    const role = FIXTURE_IDS.roles.regular;
+    await page.goto(url('/staff'));
+    await page.getByRole('heading', { name: 'Staff roles' }).waitFor();
+    await page.locator('li[data-role]').first().waitFor();
+    const listed = await ok<{ roles: Array<{ role: string }> }>('GET', `/api/v1/servers/${g}/staff`);
+    const shownRoles = () =>
+      page.locator('li[data-role]').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-role')));
+    expect(await shownRoles()).toEqual(listed.roles.map((r) => r.role));
+    await expectCleanPage(page, errors);
+
+    await page.getByLabel('Role', { exact: true }).selectOption(role);
+    await page.getByRole('button', { name: 'Choose caps' }).click();
+    await page.getByLabel(/^journal\.read/).check();
+    await page.getByLabel(/^messages\.search/).check();
+    await expectCleanPage(page, errors);
+    await page.getByRole('button', { name: 'Save caps' }).click();
+    await page.getByRole('status').filter({ hasText: 'Regulars saved.' }).waitFor();
+    const after = await ok<{ roles: Array<{ role: string; caps: string[] }> }>('GET', `/api/v1/servers/${g}/staff`);
+    expect(after.roles.find((r) => r.role === role)?.caps).toEqual(['messages.search', 'journal.read']);
+    const item = page.locator(`li[data-role="${role}"]`);
+    await expect(item.locator('.caps').textContent()).resolves.toBe('messages.search, journal.read');
+    expect(await shownRoles()).toEqual(after.roles.map((r) => r.role));
+
+    await item.getByRole('button', { name: /^Remove/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Regulars is no longer staff.' }).waitFor();
+    const removed = await ok<{ roles: Array<{ role: string }> }>('GET', `/api/v1/servers/${g}/staff`);
+    expect(removed.roles.map((r) => r.role)).not.toContain(role);
+    await expect(item.count()).resolves.toBe(0);
+    await expectCleanPage(page, errors);
+  });
+
+  it('manages a forum with statuses and sets a post status', async () => {
+    const { idea, planned } = FIXTURE_IDS.tags;
+    await page.goto(url('/forums'));
+    await page.getByRole('heading', { name: /^Statuses of #suggestions/ }).waitFor();
+    await expectCleanPage(page, errors);
+    await page.getByRole('button', { name: 'Add a status' }).click();
+    await page.getByRole('button', { name: 'Add a status' }).click();
+    await page.getByLabel('Tag').nth(0).selectOption(idea);
+    await page.getByLabel('Tag').nth(1).selectOption(planned);
+    await page.getByLabel('Reply posted in the post').nth(1).fill('Planned for the next release.');
+    await page.getByLabel('Lock the post').nth(1).check();
+    await page.getByLabel('Archive after').nth(1).selectOption('1440');
+    await page.getByRole('button', { name: 'Save statuses' }).click();
+    await page.getByRole('status').filter({ hasText: 'Statuses saved.' }).waitFor();
+    const { forums } = await ok<{
+      forums: Array<{ forum: string; managed: boolean; statuses: Array<{ tag: string; reply: string }> }>;
+    }>('GET', `/api/v1/servers/${g}/forums`);
+    const forum = forums.find((f) => f.forum === FIXTURE_IDS.channels.suggestions)!;
+    expect(forum.managed).toBe(true);
+    expect(forum.statuses).toEqual([
+      { tag: idea, reply: '', rewardRole: null, lock: false, archiveAfter: 0 },
+      { tag: planned, reply: 'Planned for the next release.', rewardRole: null, lock: true, archiveAfter: 1440 },
+    ]);
+    await expect(
+      page.locator('fieldset[data-status]').evaluateAll((fs) => fs.map((f) => f.getAttribute('data-status'))),
+    ).resolves.toEqual([idea, planned]);
+
+    const posts = await waitFor(
+      () =>
+        ok<{ posts: Array<{ thread: string; title: string }> }>(
+          'GET',
+          `/api/v1/servers/${g}/forums/${forum.forum}/posts`,
+        ),
+      (r) => r.posts.length > 0,
+      20_000,
+    );
+    const shownPosts = await waitFor(
+      () => page.locator('tr[data-post]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-post'))),
+      (rows) => rows.length > 0,
+    );
+    expect(shownPosts).toEqual(posts.posts.map((p) => p.thread));
+    await expectCleanPage(page, errors);
+    const post = posts.posts[0]!;
+    await page.getByLabel(`Status of ${post.title}`).selectOption(planned);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${post.title}: Planned.` })
+      .waitFor();
+    const after = await ok<{ posts: Array<{ thread: string; tags: string[] }> }>(
+      'GET',
+      `/api/v1/servers/${g}/forums/${forum.forum}/posts`,
+    );
+    expect(after.posts.find((p) => p.thread === post.thread)?.tags).toContain(planned);
+    await expect(page.getByLabel(`Status of ${post.title}`).inputValue()).resolves.toBe(planned);
+    await expectCleanPage(page, errors);
+  });
+
+  it('edits the ticket blacklist one member at a time: a bad id refused, another change and unsaved edits kept', async () => {
+    const blacklist = async () =>
+      [
+        ...(await ok<{ settings: { blacklist: string[] } }>('GET', `/api/v1/servers/${g}/tickets/settings`)).settings
+          .blacklist,
+      ].sort();
+    await page.goto(url('/tickets/settings'));
+    await page.getByRole('heading', { name: 'Blacklist' }).waitFor();
+    const welcome = page.getByLabel(/^Welcome message/);
+    const unsaved = `Welcome {user}, not saved yet ${word}`;
+    await welcome.fill(unsaved);
+
+    await page.getByLabel('Member id').fill('not-a-member');
+    await page.getByRole('button', { name: 'Blacklist', exact: true }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('params.member');
+    await expectCleanPage(page, errors, [/status of 400/]);
+    errors.length = 0;
+    expect(await blacklist()).toEqual([]);
+
+    // Another staff member blacklists someone while this page shows the list without them: both entries stay.
+    const other = newSnowflake();
+    await ok('PUT', `/api/v1/servers/${g}/tickets/blacklist/${other}`);
+    await page.getByLabel('Member id').fill(PLAIN_MEMBER);
+    await page.getByRole('button', { name: 'Blacklist', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${PLAIN_MEMBER} blacklisted.` })
+      .waitFor();
+    expect(await blacklist()).toEqual([other, PLAIN_MEMBER].sort());
+    const entry = page.locator(`li[data-member="${PLAIN_MEMBER}"]`);
+    await entry.waitFor();
+    await page.locator(`li[data-member="${other}"]`).waitFor();
+    await expectCleanPage(page, errors);
+
+    await entry.getByRole('button', { name: /^Remove/ }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${PLAIN_MEMBER} may open tickets again.` })
+      .waitFor();
+    expect(await blacklist()).toEqual([other]);
+    // the list shown is the API's answer to the change (fails after the timeout otherwise)
+    await entry.waitFor({ state: 'detached' });
+    // the welcome text edited before the blacklist changes is still there, and still not saved
+    await expect(welcome.inputValue()).resolves.toBe(unsaved);
+    const stored = await ok<{ settings: { welcomeText: string } }>('GET', `/api/v1/servers/${g}/tickets/settings`);
+    expect(stored.settings.welcomeText).not.toBe(unsaved);
+    await expectCleanPage(page, errors);
+    await ok('DELETE', `/api/v1/servers/${g}/tickets/blacklist/${other}`);
   });
 
   it('shows a member with one cap only what they may', async () => {

@@ -5,12 +5,18 @@ import { Coverage } from './support/coverage';
 
 const PER_USER = 5;
 const PER_IP = 40;
+/** Long enough that the requests of the test always fall into one window, however loaded the machine is. */
+const WINDOW_S = 600;
 let sys: System;
 const coverage = new Coverage();
 
 beforeAll(async () => {
   sys = await startSystem({
-    env: { RATE_LIMIT_PER_USER: String(PER_USER), RATE_LIMIT_PER_IP: String(PER_IP), RATE_LIMIT_WINDOW_MS: '60000' },
+    env: {
+      RATE_LIMIT_PER_USER: String(PER_USER),
+      RATE_LIMIT_PER_IP: String(PER_IP),
+      RATE_LIMIT_WINDOW_MS: String(WINDOW_S * 1000),
+    },
   });
 }, 120_000);
 afterAll(async () => {
@@ -24,7 +30,7 @@ function expectLimited(res: Answer): void {
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThan(0);
-  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
 }
 
 describe('rate limits (low limits: per user and per IP)', () => {

@@ -149,6 +149,7 @@ async function outage(sent: string[], natsBack: () => void): Promise<number> {
       sent.push(await post(`during ${second}.${i}`));
       bytes += MESSAGE_BYTES;
     }
+    // Paces the load at RATE messages a second for the outage (the scenario, not a wait for a condition).
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - (Date.now() - tick))));
   }
   natsBack();

@@ -1,29 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { deleteNamespace, freePortBase, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** Offsets from STACK_BASE_PORT that `npm start` listens on: services, bridge, embedded MongoDB, gateway, simulator. */
 const OFFSETS = [1, 2, 3, 4, 5, 16, 17, 50, 51];
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-async function freePortBase(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
-    if ((await Promise.all(OFFSETS.map((o) => portFree(base + o)))).every(Boolean)) return base;
-  }
-}
 
 let start: ChildProcess | undefined;
 const lines: string[] = [];
@@ -40,7 +24,7 @@ const printed = (pattern: RegExp, timeoutMs: number) =>
   ) as Promise<string>;
 
 beforeAll(async () => {
-  base = await freePortBase();
+  base = await freePortBase(OFFSETS);
   // `npm start` without a bot token: the simulator, the embedded MongoDB under DATA_DIR, every process supervised.
   start = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
     cwd: ROOT,

@@ -4,6 +4,7 @@ import { allowedPages } from './nav';
 import { CaseCreatePage } from './pages/CaseCreate';
 import { CaseDetailPage } from './pages/CaseDetail';
 import { CasesPage } from './pages/Cases';
+import { ForumsPage } from './pages/Forums';
 import { GuildsPage } from './pages/Guilds';
 import { JournalPage } from './pages/Journal';
 import { LogSettingsPage } from './pages/LogSettings';
@@ -15,6 +16,7 @@ import { PacksPage } from './pages/Packs';
 import { PremiumPage } from './pages/Premium';
 import { QueuesPage } from './pages/Queues';
 import { SignInPage } from './pages/SignIn';
+import { StaffPage } from './pages/Staff';
 import { TicketPage } from './pages/Ticket';
 import { TicketSettingsPage } from './pages/TicketSettings';
 import { TicketsPage } from './pages/Tickets';
@@ -53,6 +55,8 @@ export function App() {
           <Route path="logs" element={<LogSettingsPage />} />
           <Route path="messages" element={<MessagesPage />} />
           <Route path="journal" element={<JournalPage />} />
+          <Route path="staff" element={<StaffPage />} />
+          <Route path="forums" element={<ForumsPage />} />
           <Route path="packs" element={<PacksPage />} />
           <Route path="premium" element={<PremiumPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -46,22 +46,31 @@ export function useTitle(page: string): void {
   }, [page]);
 }
 
-/**
- * Runs an API change: `run(fn)` clears the last error, awaits `fn`, keeps an `ApiError` it throws (shown next to the
- * form, with the field named) and returns whether it succeeded.
- */
-export function useAction(): {
+/** What `useAction` holds: whether a change runs, its problem, and what the last change that succeeded reported. */
+export interface Action {
   busy: boolean;
   error: ApiError | null;
-  run: (fn: () => Promise<unknown>) => Promise<boolean>;
-} {
+  /** The message of the last change that succeeded ('' while one runs, after a failure, or when it gave none). */
+  done: string;
+  run: (fn: () => Promise<unknown>, done?: string) => Promise<boolean>;
+}
+
+/**
+ * Runs an API change: `run(fn, done)` clears the last error and message, awaits `fn`, then keeps `done` (shown as the
+ * saved status) or the `ApiError` it threw (shown next to the form, with the field named) and returns whether it
+ * succeeded. `SaveResult` shows both.
+ */
+export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-  const run = useCallback(async (fn: () => Promise<unknown>) => {
+  const [done, setDone] = useState('');
+  const run = useCallback(async (fn: () => Promise<unknown>, message = '') => {
     setBusy(true);
     setError(null);
+    setDone('');
     try {
       await fn();
+      setDone(message);
       return true;
     } catch (e) {
       setError(e instanceof ApiError ? e : new ApiError(0, 'Error', String(e)));
@@ -70,5 +79,5 @@ export function useAction(): {
       setBusy(false);
     }
   }, []);
-  return { busy, error, run };
+  return { busy, error, done, run };
 }

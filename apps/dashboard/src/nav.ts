@@ -7,6 +7,8 @@ export const GUILD_PAGES: Array<{ path: string; label: string; caps: string[] }>
   { path: 'logs', label: 'Log settings', caps: ['logs.read'] },
   { path: 'messages', label: 'Message search', caps: ['messages.search'] },
   { path: 'journal', label: 'Journal', caps: ['journal.read'] },
+  { path: 'staff', label: 'Staff roles', caps: ['staff.manage'] },
+  { path: 'forums', label: 'Forums', caps: ['forums.manage'] },
   { path: 'packs', label: 'Packs', caps: ['packs.manage'] },
   { path: 'premium', label: 'Premium', caps: ['premium.manage'] },
 ];

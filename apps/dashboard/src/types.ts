@@ -1,10 +1,16 @@
 /**
  * Shapes of the public API the dashboard reads (see GET /api/openapi.json). The API's own shapes come from the
- * shared contract as type-only imports (erased by the build, so no zod or server code reaches the bundle); the
- * session shapes are the gateway's `/auth/me` answer.
+ * shared contract as type-only imports (erased by the build, so no zod or server code reaches the bundle), the
+ * session shapes (`/auth/me`) included.
  */
 import type { z } from 'zod';
-import type { communityRoutes, FeatureEntry as FeatureEntrySchema } from '../../../libs/shared/src/contract/community';
+import type {
+  communityRoutes,
+  FeatureEntry as FeatureEntrySchema,
+  ForumPost as ForumPostSchema,
+  Forum as ForumSchema,
+  StaffRoleEntry,
+} from '../../../libs/shared/src/contract/community';
 import type {
   JournalEvent as JournalEventSchema,
   LoggedMessage as LoggedMessageSchema,
@@ -19,32 +25,19 @@ import type {
 } from '../../../libs/shared/src/contract/moderation';
 import type { ResponseOf } from '../../../libs/shared/src/contract/route';
 import type {
+  AuthMe as AuthMeSchema,
+  DashboardGuild as DashboardGuildSchema,
+  SessionUser as SessionUserSchema,
+} from '../../../libs/shared/src/contract/session';
+import type {
   TicketMessage as TicketMessageSchema,
   Ticket as TicketSchema,
+  TicketSettingsResponse as TicketSettingsResponseSchema,
 } from '../../../libs/shared/src/contract/tickets';
 
-export interface SessionUser {
-  id: string;
-  username: string;
-  name: string;
-  avatar: string | null;
-}
-export interface DashboardGuild {
-  id: string;
-  name: string;
-  icon: string | null;
-  owner: boolean;
-  permissions: string;
-  bot: boolean | null;
-  caps: string[];
-  iconUrl: string | null;
-  invite: string | null;
-}
-export interface Me {
-  user: SessionUser;
-  guilds: DashboardGuild[];
-  expiresAt: string;
-}
+export type SessionUser = z.infer<typeof SessionUserSchema>;
+export type DashboardGuild = z.infer<typeof DashboardGuildSchema>;
+export type Me = z.infer<typeof AuthMeSchema>;
 export type Case = z.infer<typeof CaseSchema>;
 export type CaseDetail = z.infer<typeof CaseDetailSchema>;
 /** A journal event; its `data` always holds `at`, the event's ISO time (docs/journal.md). */
@@ -55,7 +48,17 @@ export type Appeal = z.infer<typeof AppealSchema>;
 export type MemberRecord = Omit<z.infer<typeof MemberRecordSchema>, 'events'> & { events: JournalEvent[] };
 export type Ticket = z.infer<typeof TicketSchema>;
 export type TicketMessage = z.infer<typeof TicketMessageSchema>;
+export type TicketSettingsAnswer = z.infer<typeof TicketSettingsResponseSchema>;
+export type TicketSettings = TicketSettingsAnswer['settings'];
+export type TicketType = TicketSettingsAnswer['types'][number];
+export type TicketQuestion = TicketType['questions'][number];
 export type Structure = ResponseOf<typeof communityRoutes.getStructure>;
 export type Channel = Structure['channels'][number];
 export type LogSettings = z.infer<typeof LogSettingsSchema>;
 export type FeatureEntry = z.infer<typeof FeatureEntrySchema>;
+export type StaffRole = z.infer<typeof StaffRoleEntry>;
+export type Forum = z.infer<typeof ForumSchema>;
+export type ForumStatus = Forum['statuses'][number];
+export type ForumPost = z.infer<typeof ForumPostSchema>;
+export type Packs = ResponseOf<typeof communityRoutes.getPacks>;
+export type Pack = Packs['packs'][number];

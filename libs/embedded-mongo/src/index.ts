@@ -1,6 +1,7 @@
 import { CursorManager } from './cursors';
 import { WireServer } from './server';
 import { type Logger, Storage } from './storage/engine';
+import { TtlMonitor } from './ttlMonitor';
 
 export type { Logger } from './storage/engine';
 
@@ -10,11 +11,17 @@ export interface EmbeddedMongoOptions {
   port?: number;
   /** Interface to bind; default 127.0.0.1. */
   host?: string;
-  /** Directory of the journal and snapshot; undefined keeps everything in memory. */
+  /**
+   * Directory of the journal, the snapshot and the documents' scratch file; undefined persists nothing (the scratch file
+   * then goes to the OS temp directory).
+   */
   dataDir?: string;
   /** Receives the few log lines the server writes; silent by default. */
   logger?: Logger;
-  /** Milliseconds between TTL sweeps (and idle-cursor sweeps); default 1000. */
+  /**
+   * Milliseconds from the end of one TTL monitor pass to the start of the next (idle cursors are dropped at the same
+   * time); default 60000, MongoDB's `ttlMonitorSleepSecs`.
+   */
   ttlSweepIntervalMs?: number;
   /** Journal size in bytes that triggers a compaction into a fresh snapshot; default 64 MiB. */
   compactThresholdBytes?: number;
@@ -26,6 +33,11 @@ export interface EmbeddedMongo {
   readonly host: string;
   /** Connection string, e.g. `mongodb://127.0.0.1:PORT/dbName`. */
   uri(dbName?: string): string;
+  /**
+   * Runs one TTL monitor pass now, as if the clock read `now` (ms since the epoch; default the real clock), after the
+   * running pass if any. Resolves with the number of expired documents deleted, once their deletions are durable.
+   */
+  sweepExpired(now?: number): Promise<number>;
   /** Stops listening, closes every connection, flushes the journal. */
   close(): Promise<void>;
 }
@@ -54,25 +66,20 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     await storage.close();
     throw err;
   }
-  const timer = setInterval(() => {
-    try {
-      storage.sweepExpired();
-      cursors.expireIdle();
-    } catch (err) {
-      logger.error('embedded-mongo: TTL sweep failed', err);
-    }
-  }, opts.ttlSweepIntervalMs ?? 1000);
-  timer.unref();
+  const ttl = new TtlMonitor(storage, cursors, logger, opts.ttlSweepIntervalMs ?? 60_000);
+  ttl.start();
   let closing: Promise<void> | undefined;
   return {
     port,
     host,
     uri: (dbName = '') => `mongodb://${host}:${port}/${dbName}`,
+    sweepExpired: (now) => ttl.pass(now),
     close: () => {
       closing ??= (async () => {
-        clearInterval(timer);
+        const passEnded = ttl.stop();
         await server.close();
         await storage.close();
+        await passEnded;
       })();
       return closing;
     },

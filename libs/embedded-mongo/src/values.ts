@@ -11,7 +11,7 @@ function bsonTypeName(v: object): string | undefined {
  * Rank of a value in MongoDB's canonical BSON comparison order
  * (MinKey < null/missing < numbers < strings < objects < arrays < binary < ObjectId < bool < date < timestamp < regex < MaxKey).
  */
-function typeRank(v: unknown): number {
+export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 1;
   switch (typeof v) {
     case 'number':
@@ -49,7 +49,8 @@ function typeRank(v: unknown): number {
   return 4;
 }
 
-function toNumber(v: unknown): number {
+/** A numeric BSON value (number, bigint, Long, Int32, Double, Decimal128) as a JS number. */
+export function toNumber(v: unknown): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   const o = v as { toNumber?: () => number; valueOf(): unknown; toString(): string };

@@ -1,4 +1,4 @@
-import type { UploadedFile } from './context';
+import type { UploadedFile } from './cdn';
 import { errors } from './errors';
 
 /** A request body decoded by media type. */

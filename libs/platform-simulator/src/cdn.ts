@@ -1,13 +1,22 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { APIAttachment } from 'discord-api-types/v10';
 import type { Request, Response } from 'express';
-import type { UploadedFile } from './context';
+import type { SimulatorClock } from './clock';
+
+/** A file part of a multipart body. */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  data: Buffer;
+}
 
 /** How long a signed attachment URL stays valid, like Discord's `ex` (24 hours). */
 const URL_TTL_MS = 24 * 3600_000;
 
 /** A 1x1 PNG served for the CDN's image routes (avatars, emoji, stickers, icons). */
-const PNG = Buffer.from(
+export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
@@ -30,15 +39,20 @@ export class CdnFiles {
   /** Base URL of the CDN (the simulator's origin once it listens). */
   base = 'http://127.0.0.1';
   private readonly files = new Map<string, StoredFile>();
-  private readonly key = randomBytes(16);
 
-  /** `snowflake` gives attachment ids (the simulator clock's, so a replayed day gets the same ids). */
-  constructor(private readonly snowflake: () => string) {}
+  /**
+   * `clock` gives attachment ids and the signing time (the simulator clock's, so a replayed day gets the same ids and
+   * URLs); `key` signs the URLs.
+   */
+  constructor(
+    private readonly clock: SimulatorClock,
+    private readonly key: Buffer,
+  ) {}
 
   /** Stores the files of message `message` in `channel`; the attachments objects Discord returns for them. */
   store(channel: string, message: string, files: UploadedFile[]): APIAttachment[] {
     return files.map((f) => {
-      const id = this.snowflake();
+      const id = this.clock.snowflake();
       this.files.set(id, { channel, message, filename: f.filename, contentType: f.contentType, data: f.data });
       const url = this.signedUrl(channel, id, f.filename);
       return {
@@ -84,7 +98,7 @@ export class CdnFiles {
       file.channel === channel &&
       file.filename === filename &&
       Number.isFinite(ex) &&
-      ex * 1000 > Date.now() &&
+      ex * 1000 > this.clock.ms() &&
       req.query.hm === this.signature(channel!, attachment!, filename!, String(req.query.ex), String(req.query.is));
     if (!valid) {
       res.status(404).type('text/plain').send('This content is no longer available.');
@@ -126,7 +140,7 @@ export class CdnFiles {
   };
 
   private signedUrl(channel: string, id: string, filename: string): string {
-    const now = Date.now();
+    const now = this.clock.ms();
     const is = Math.floor(now / 1000).toString(16);
     const ex = Math.floor((now + URL_TTL_MS) / 1000).toString(16);
     const hm = this.signature(channel, id, filename, ex, is);

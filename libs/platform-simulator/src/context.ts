@@ -1,14 +1,6 @@
 import type { APIUser } from 'discord-api-types/v10';
+import type { UploadedFile } from './cdn';
 import type { OAuthGrant, PlatformState } from './state';
-
-/** A file part of a multipart body. */
-export interface UploadedFile {
-  field: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  data: Buffer;
-}
 
 /** What a route handler sees of a request. */
 export interface RequestContext {

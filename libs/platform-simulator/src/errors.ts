@@ -39,6 +39,7 @@ export const errors = {
   unknownWebhook: unknown(10015, 'Webhook'),
   unknownBan: unknown(10026, 'Ban'),
   unknownSticker: unknown(10060, 'Sticker'),
+  invalidWebhookToken: () => new DiscordError(401, 50027, 'Invalid Webhook Token'),
   missingPermissions: () => new DiscordError(403, 50013, 'Missing Permissions'),
   missingAccess: () => new DiscordError(403, 50001, 'Missing Access'),
   emptyMessage: () => new DiscordError(400, 50006, 'Cannot send an empty message'),

@@ -2,15 +2,15 @@ export { DiscordError, type DiscordFieldErrors } from './errors';
 export { GATEWAY_PATH, type GatewayOptions, shardOf } from './gateway/server';
 export * from './limits';
 export * from './messages';
+export type { FakePlatform, FakePlatformOptions } from './platform';
 export * from './recordedDay';
+export { NONCE_WINDOW_MS } from './routes/messages';
 export { BOT_PERMISSIONS, type SampleGuildIds, sampleGuild } from './seed';
 export { startFakePlatform } from './server';
 export { FAKE_BOT_USER_ID } from './state';
 export type {
   FakeChannel,
   FakeGuildState,
-  FakePlatform,
-  FakePlatformOptions,
   InjectedError,
   RecordedCall,
   SeedGuild,

@@ -157,7 +157,7 @@ export function buildGuildState(seed: SeedGuild, state: PlatformState): FakeGuil
     messages: new Map(),
     threadMembers: new Map(channels.filter(isThread).map((t) => [t.id, new Set<string>()])),
     auditLog: (seed.audit_log_entries ?? []).map((e) => ({ target_id: null, user_id: null, ...e })),
-    extra: {},
+    extra: seed.description !== undefined ? { description: seed.description } : {},
   };
   for (const [channelId, list] of Object.entries(seed.messages ?? {})) {
     guild.messages.set(
@@ -184,6 +184,7 @@ export const BOT_PERMISSIONS = (
   PermissionFlagsBits.ManageMessages |
   PermissionFlagsBits.ManageChannels |
   PermissionFlagsBits.ManageRoles |
+  PermissionFlagsBits.ManageWebhooks |
   PermissionFlagsBits.ManageNicknames |
   PermissionFlagsBits.ManageGuildExpressions |
   PermissionFlagsBits.CreateGuildExpressions |

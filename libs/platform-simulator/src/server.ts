@@ -9,6 +9,7 @@ import type { Handler, Reply, RequestContext } from './context';
 import { DiscordError, errors, invalidFormBody } from './errors';
 import { plausibleReply } from './fallback';
 import { GATEWAY_PATH, SimulatorGateway } from './gateway/server';
+import { submitModal, useComponent } from './interactionCreate';
 import { checkAuditReason } from './limits';
 import {
   defaultSpecPath,
@@ -18,12 +19,14 @@ import {
   OpenApiValidator,
   type Operation,
 } from './openapiValidator';
+import type { FakePlatform, FakePlatformOptions } from './platform';
 import { rateLimitedAnswer, rateLimitHeaders } from './rateLimits';
 import { routes } from './routes';
 import { authorize, oauthTokenRoutes } from './routes/oauth';
+import { Secrets } from './secrets';
 import { buildGuildState, fullMember } from './seed';
 import { type OAuthGrant, PlatformState } from './state';
-import type { FakePlatform, FakePlatformOptions, InjectedError, RecordedCall, SeedUser } from './types';
+import type { InjectedError, RecordedCall, SeedUser } from './types';
 import { type UserCall, userActions } from './userActions';
 
 const API_PREFIX = '/api/v10';
@@ -33,7 +36,12 @@ interface Injection {
   route: string | RegExp;
   error?: InjectedError;
   rateLimit?: { retryAfter: number; global: boolean };
+  /** The call is carried out, then answered 502 (its answer lost on the way back, see `loseNextAnswer`). */
+  loseAnswer?: boolean;
 }
+
+/** What Discord's edge answers when the API's answer does not reach it (the work may still have been done). */
+const BAD_GATEWAY: Reply = { status: 502, body: { message: '502: Bad Gateway', code: 0 } };
 
 function routeMatches(
   method: string,
@@ -88,7 +96,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
   const doc = loadSpec(opts.specPath ?? defaultSpecPath());
   const validator = new OpenApiValidator(doc);
   const clock = new SimulatorClock(opts.clock);
-  const state = new PlatformState(clock.snowflake(), randomBytes(16).toString('hex'), clock);
+  const state = new PlatformState(clock.snowflake(), clock, new Secrets(opts.secretSeed), opts.botUserId);
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   let injections: Injection[] = [];
@@ -175,7 +183,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
         return send(res, call, { status, body: { message, code } }, headers);
       }
       const reply = runOperation(operation, params, query, parsed, { path, reason, bearer, actor: state.botUser });
-      return send(res, call, reply, headers);
+      return send(res, call, injected?.loseAnswer ? BAD_GATEWAY : reply, headers);
     } catch (err) {
       if (err instanceof DiscordError) return send(res, call, { status: err.status, body: err.toJSON() }, headers);
       violations.push(`${method} ${path}: the fake platform failed: ${(err as Error).stack ?? err}`);
@@ -219,8 +227,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
    * the `DiscordError` Discord would answer.
    */
   const actAs = async (userId: string, call: UserCall): Promise<unknown> => {
-    const actor = state.users.get(userId);
-    if (!actor) throw errors.unknownUser();
+    const actor = state.user(userId);
     const url = new URL(call.path, 'http://fake.local');
     const path = decodePath(url.pathname);
     const match = validator.match(call.method, path);
@@ -313,7 +320,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
-  state.cdn.base = origin;
+  state.cdn.base = opts.cdnOrigin ?? origin;
   const gateway = new SimulatorGateway(
     server,
     state,
@@ -329,7 +336,12 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     cdnUrl: origin,
     gatewayUrl: gateway.url,
     gateway,
-    actAsUser: (userId) => userActions((call) => actAs(userId, call)),
+    actAsUser: (userId) =>
+      userActions((call) => actAs(userId, call), {
+        useComponent: async (channelId, messageId, customId, values) =>
+          useComponent(state, state.user(userId), channelId, messageId, customId, values),
+        submitModal: async (customId, values) => submitModal(state, state.user(userId), customId, values),
+      }),
     botUserId: state.botUser.id,
     clientId: state.clientId,
     clientSecret: state.clientSecret,
@@ -392,6 +404,9 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     },
     rateLimitNext(method, route, retryAfterSeconds, global = false) {
       injections.push({ method, route, rateLimit: { retryAfter: retryAfterSeconds, global } });
+    },
+    loseNextAnswer(method, route) {
+      injections.push({ method, route, loseAnswer: true });
     },
     reset(options = {}) {
       calls.length = 0;

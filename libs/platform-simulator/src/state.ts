@@ -14,7 +14,8 @@ import { CdnFiles } from './cdn';
 import type { SimulatorClock } from './clock';
 import { errors } from './errors';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
-import type { FakeChannel, FakeGuildState, SeedUser } from './types';
+import type { Secrets } from './secrets';
+import type { FakeChannel, FakeGuildState, InteractionOrigin, OpenModal, SeedUser } from './types';
 
 /** The fake bot's user id: the same for every fake platform of a process, so `sampleGuild()` can seed it. */
 export const FAKE_BOT_USER_ID = newSnowflake(new Date('2024-01-01T00:00:00Z'));
@@ -56,15 +57,19 @@ export function isThread(channel: FakeChannel): boolean {
  * rules for the bot. Lookups throw the matching Discord `DiscordError` (unknown guild/channel/member/role...).
  */
 export class PlatformState {
-  readonly botUser: APIUser = fullUser({ id: FAKE_BOT_USER_ID, username: 'Guildhall', bot: true });
+  readonly botUser: APIUser;
   readonly guilds = new Map<string, FakeGuildState>();
-  readonly users = new Map<string, APIUser>([[FAKE_BOT_USER_ID, this.botUser]]);
+  readonly users = new Map<string, APIUser>();
   readonly oauthUsers = new Map<string, SeedUser>();
   readonly codes = new Map<string, OAuthGrant>();
   readonly accessTokens = new Map<string, OAuthGrant>();
   readonly refreshTokens = new Map<string, OAuthGrant>();
   /** The original response message of each interaction, by interaction token. */
   readonly interactionOriginals = new Map<string, APIMessage>();
+  /** Who made each interaction and where, by interaction token (see `useComponent`). */
+  readonly interactionOrigins = new Map<string, InteractionOrigin>();
+  /** The modal open for each user (the bot answered one of their interactions with callback type 9). */
+  readonly openModals = new Map<string, OpenModal>();
   /** DM channels the bot opened, by channel id, and their messages (oldest first). */
   readonly dmChannels = new Map<string, APIDMChannel>();
   readonly dmMessages = new Map<string, APIMessage[]>();
@@ -72,19 +77,32 @@ export class PlatformState {
   readonly closedDms = new Set<string>();
   /** Attachment files uploaded with messages, served by the simulator's CDN routes. */
   readonly cdn: CdnFiles;
+  /**
+   * Messages created with `enforce_nonce`, by `<author id>:<nonce>`, with when (simulator ms): a create repeating one
+   * within `NONCE_WINDOW_MS` returns it instead of posting again (see `routes/messages.ts`).
+   */
+  readonly sentNonces = new Map<string, { message: APIMessage; at: number }>();
   lastOAuthUserId?: string;
   /** What GET /gateway/bot answers (set by the simulator gateway once it listens). */
   gatewayBot?: () => RESTGetAPIGatewayBotResult;
   /** Receivers of every dispatch the platform emits (the simulator gateway subscribes here). */
   private readonly dispatchListeners = new Set<(guildId: string, t: DispatchName, d: unknown) => void>();
 
+  /** The application's client secret. */
+  readonly clientSecret: string;
+
   constructor(
     readonly clientId: string,
-    readonly clientSecret: string,
     /** The platform's time and id source (see `SimulatorClock`). */
     readonly clock: SimulatorClock,
+    /** Where tokens and signing keys come from (see `Secrets`). */
+    readonly secrets: Secrets,
+    botUserId: string = FAKE_BOT_USER_ID,
   ) {
-    this.cdn = new CdnFiles(() => clock.snowflake());
+    this.botUser = fullUser({ id: botUserId, username: 'Guildhall', bot: true });
+    this.users.set(botUserId, this.botUser);
+    this.clientSecret = secrets.bytes('client-secret', 16).toString('hex');
+    this.cdn = new CdnFiles(clock, secrets.bytes('cdn', 16));
   }
 
   /** Forgets every guild, user and grant. */
@@ -96,14 +114,24 @@ export class PlatformState {
       this.accessTokens,
       this.refreshTokens,
       this.interactionOriginals,
+      this.interactionOrigins,
+      this.openModals,
       this.dmChannels,
       this.dmMessages,
+      this.sentNonces,
     ])
       map.clear();
     this.closedDms.clear();
     this.users.clear();
     this.users.set(this.botUser.id, this.botUser);
     this.lastOAuthUserId = undefined;
+  }
+
+  /** A known user by id; 404 10013 when unknown. */
+  user(id: string): APIUser {
+    const user = this.users.get(id);
+    if (!user) throw errors.unknownUser();
+    return user;
   }
 
   guild(id: string): FakeGuildState {

@@ -79,10 +79,23 @@ export interface UserActions {
   unreact(channelId: string, messageId: string, emoji: string): Promise<void>;
   /** The user leaves the guild: GUILD_MEMBER_REMOVE without an audit entry. */
   leaveGuild(guildId: string): Promise<void>;
+  /**
+   * The user clicks a button (or picks `values` in a select) of a message: INTERACTION_CREATE type 3 to the bot;
+   * resolves the interaction id (see `useComponent` in `interactionCreate.ts`).
+   */
+  useComponent(channelId: string, messageId: string, customId: string, values?: string[]): Promise<string>;
+  /**
+   * The user submits the modal the bot opened for them, `values` by text input custom id: INTERACTION_CREATE type 5;
+   * resolves the interaction id; rejects when no such modal is open.
+   */
+  submitModal(customId: string, values: Record<string, string>): Promise<string>;
 }
 
-/** The `UserActions` of one user over `perform` (which runs a call as that user). */
-export function userActions(perform: (call: UserCall) => Promise<unknown>): UserActions {
+/** What a user does in the client that is not a REST call: using components and submitting modals. */
+export type ClientActions = Pick<UserActions, 'useComponent' | 'submitModal'>;
+
+/** The `UserActions` of one user over `perform` (which runs a call as that user) and the user's `client` actions. */
+export function userActions(perform: (call: UserCall) => Promise<unknown>, client: ClientActions): UserActions {
   const request = (method: string, path: string, body?: unknown, reason?: string) =>
     perform({ method, path, body, reason });
   const none = async (promise: Promise<unknown>) => {
@@ -137,5 +150,6 @@ export function userActions(perform: (call: UserCall) => Promise<unknown>): User
     unreact: (channelId, messageId, emoji) =>
       none(request('DELETE', Routes.channelMessageOwnReaction(channelId, messageId, encodeURIComponent(emoji)))),
     leaveGuild: (guildId) => none(request('DELETE', Routes.userGuild(guildId))),
+    ...client,
   };
 }

@@ -246,6 +246,91 @@ describe('simulator: REST mutations emit the dispatches and audit entries Discor
     await expect(admin.createWebhook(seed.ids.category, 'x')).rejects.toMatchObject({ code: 50024 });
   });
 
+  it('executing an incoming webhook posts to its channel as the webhook: MESSAGE_CREATE with webhook_id, no member', async () => {
+    const hook = await fake.actAsUser(seed.ids.admin).createWebhook(seed.ids.general, 'Patch Notes');
+    const plain = new REST({ api: fake.url, version: '10', retries: 0 });
+    const wrong = await plain
+      .post(Routes.webhook(hook.id, 'not-the-token'), { body: { content: 'x' }, auth: false })
+      .catch((err: DiscordAPIError) => err);
+    expect((wrong as DiscordAPIError).code).toBe(50027);
+    const posted = (await plain.post(Routes.webhook(hook.id, hook.token), {
+      body: { content: 'Patch 4.2 is live', username: 'Release Bot' },
+      query: new URLSearchParams({ wait: 'true' }),
+      auth: false,
+    })) as APIMessage;
+    expect(posted).toMatchObject({
+      channel_id: seed.ids.general,
+      content: 'Patch 4.2 is live',
+      webhook_id: hook.id,
+      author: { id: hook.id, username: 'Release Bot', discriminator: '0000', bot: true },
+    });
+    await plain.post(Routes.webhook(hook.id, hook.token), { body: { content: 'again' }, auth: false });
+    expect(fake.callsTo('POST', '/webhooks/{webhook_id}/{webhook_token}').map((c) => c.status)).toEqual([
+      401, 200, 204,
+    ]);
+    const created = await next('MESSAGE_CREATE', 2);
+    expect(created[0].d).toMatchObject({ id: posted.id, guild_id: seed.id, webhook_id: hook.id });
+    expect(created[0].d).not.toHaveProperty('member');
+    expect(created[1].d.content).toBe('again');
+    expect(
+      fake
+        .guild(seed.id)!
+        .messages.get(seed.ids.general)!
+        .map((m) => m.id),
+    ).toContain(posted.id);
+  });
+
+  it('a member clicks a button of the bot’s message -> INTERACTION_CREATE 3; the bot’s modal, submitted -> INTERACTION_CREATE 5', async () => {
+    const panel = (await rest.post(Routes.channelMessages(seed.ids.general), {
+      body: {
+        content: 'Need help?',
+        components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Open', custom_id: 'ticket:open:1' }] }],
+      },
+    })) as APIMessage;
+    const member = fake.actAsUser(seed.ids.member);
+    await expect(member.useComponent(seed.ids.general, panel.id, 'ticket:open:2')).rejects.toMatchObject({
+      code: 50035,
+    });
+    await expect(member.submitModal('ticket:form:1', {})).rejects.toMatchObject({ code: 50035 });
+    const clicked = await member.useComponent(seed.ids.general, panel.id, 'ticket:open:1');
+    const [button] = await next('INTERACTION_CREATE');
+    expect(button.d).toMatchObject({
+      id: clicked,
+      type: 3,
+      guild_id: seed.id,
+      channel_id: seed.ids.general,
+      data: { custom_id: 'ticket:open:1', component_type: 2 },
+      message: { id: panel.id },
+      member: { user: { id: seed.ids.member } },
+    });
+    expect(typeof button.d.member?.permissions).toBe('string');
+    await rest.post(Routes.interactionCallback(button.d.id, button.d.token), {
+      body: {
+        type: 9,
+        data: {
+          custom_id: 'ticket:form:1',
+          title: 'Questions',
+          components: [
+            { type: 1, components: [{ type: 4, custom_id: 'ticket:answer:0', label: 'What?', style: 1 }] },
+            { type: 1, components: [{ type: 4, custom_id: 'ticket:answer:1', label: 'Why?', style: 2 }] },
+          ],
+        },
+      },
+      auth: false,
+    });
+    const submitted = await member.submitModal('ticket:form:1', { 'ticket:answer:0': 'I cannot see #events' });
+    const modal = (await next('INTERACTION_CREATE', 2))[1];
+    expect(modal.d).toMatchObject({ id: submitted, type: 5, message: { id: panel.id } });
+    expect(modal.d.data).toEqual({
+      custom_id: 'ticket:form:1',
+      components: [
+        { type: 1, components: [{ type: 4, custom_id: 'ticket:answer:0', value: 'I cannot see #events' }] },
+        { type: 1, components: [{ type: 4, custom_id: 'ticket:answer:1', value: '' }] },
+      ],
+    });
+    await expect(member.submitModal('ticket:form:1', {})).rejects.toMatchObject({ code: 50035 });
+  });
+
   it('members join, react and leave: GUILD_MEMBER_ADD, MESSAGE_REACTION_ADD/REMOVE, GUILD_MEMBER_REMOVE without audit', async () => {
     const joined = fake.memberJoins(seed.id, { user: { id: '1300000000000000001', username: 'newbie' } });
     expect(fake.guild(seed.id)!.members.has(joined.user.id)).toBe(true);

@@ -1,4 +1,4 @@
-import { REST } from '@discordjs/rest';
+import type { REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import { type FakePlatform, sampleGuild, startFakePlatform } from '@guildhall/platform-simulator';
 import { waitFor } from '@guildhall/testkit';
@@ -11,6 +11,7 @@ import {
   Routes,
 } from 'discord-api-types/v10';
 import { WebSocket } from 'ws';
+import { freshGuild } from './support/freshGuild';
 
 const INTENTS =
   GatewayIntentBits.Guilds |
@@ -36,10 +37,7 @@ describe('simulator gateway, driven by @discordjs/ws', () => {
   });
   afterAll(() => fake.close());
   beforeEach(() => {
-    fake.reset({ resetData: true });
-    seed = sampleGuild();
-    fake.seedGuild(seed);
-    rest = new REST({ api: fake.url, version: '10', retries: 0 }).setToken('test-token');
+    ({ seed, rest } = freshGuild(fake));
   });
   afterEach(async () => {
     await Promise.all(managers.splice(0).map((m) => m.destroy()));

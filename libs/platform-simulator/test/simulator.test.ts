@@ -1,5 +1,5 @@
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import { type FakePlatform, sampleGuild, startFakePlatform } from '@guildhall/platform-simulator';
+import { type FakePlatform, type sampleGuild, startFakePlatform } from '@guildhall/platform-simulator';
 import {
   type APIEmoji,
   type APIGuild,
@@ -13,6 +13,7 @@ import {
   type RESTPostOAuth2AccessTokenResult,
   Routes,
 } from 'discord-api-types/v10';
+import { freshGuild } from './support/freshGuild';
 
 describe('fake chat platform', () => {
   let fake: FakePlatform;
@@ -24,10 +25,7 @@ describe('fake chat platform', () => {
   });
   afterAll(() => fake.close());
   beforeEach(() => {
-    fake.reset({ resetData: true });
-    seed = sampleGuild();
-    fake.seedGuild(seed);
-    rest = new REST({ api: fake.url, version: '10', retries: 0 }).setToken('test-token');
+    ({ seed, rest } = freshGuild(fake));
   });
 
   const refusal = (promise: Promise<unknown>) =>

@@ -1,4 +1,5 @@
 export * from './archive';
+export * from './bus/accessCache';
 export * from './bus/cacheInvalidation';
 export * from './bus/consumers';
 export * from './bus/deadLetters';
@@ -6,6 +7,7 @@ export * from './bus/dispatch';
 export * from './bus/dispatchSubjects';
 export * from './bus/eventBus';
 export * from './bus/outbox';
+export * from './bus/partitionConsumer';
 export * from './bus/partitionLeases';
 export * from './config';
 export * from './contract';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { API } from '@discordjs/core/http-only';
 import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
 import type { APIUser } from 'discord-api-types/v10';
@@ -31,6 +32,17 @@ export function createPlatformApi(opts: {
   });
   if (opts.token) rest.setToken(opts.token);
   return new API(rest);
+}
+
+/**
+ * The Create Message fields that make a post happen once per `key`: a `nonce` derived from `key` (25 characters, the
+ * most the platform takes) and `enforce_nonce: true`, with which the platform answers a repeat of the nonce by the
+ * same bot within a few minutes with the first message instead of posting again. `key` names the work the message
+ * belongs to (a case, a ticket's transition, an event), so a REST retry of a post whose answer was lost, or another
+ * replica redoing that work, shows one message; posts with different keys all appear.
+ */
+export function postOnce(key: string): { nonce: string; enforce_nonce: true } {
+  return { nonce: createHash('sha256').update(key).digest('base64url').slice(0, 25), enforce_nonce: true };
 }
 
 /**

@@ -55,7 +55,8 @@ export interface RunningService<C extends BaseConfig = BaseConfig, S extends Ser
 /**
  * Boots a service: config (throws `ConfigError` naming bad variables) -> logger -> MongoDB (its own database) ->
  * NATS (streams ensured) -> outbox -> `start` (consumers, pollers) -> HTTP server. `stop` drains in reverse:
- * stop accepting and finish in-flight requests, stop consumers and pollers, flush the outbox, close NATS and MongoDB.
+ * stop accepting and finish in-flight requests, stop consumers and pollers (together), flush the outbox, close NATS and
+ * MongoDB.
  */
 export async function startService<E extends z.ZodRawShape, S extends ServiceName>(
   def: ServiceDefinition<E, S>,
@@ -122,7 +123,8 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      for (const s of started.reverse()) await s.stop().catch((err) => logger.error({ err }, 'stop failed'));
+      // Each drains on its own (a consumer waits for its pull in progress, up to 2 s): stopped together.
+      await Promise.all(started.map((s) => s.stop().catch((err) => logger.error({ err }, 'stop failed'))));
       await outbox.stop();
       await bus.close();
       await disconnectMongo();

@@ -14,6 +14,11 @@ export function newSnowflake(at: Date = new Date()): string {
   return generator.generate({ timestamp: at }).toString();
 }
 
+/** The smallest snowflake of the millisecond `at` (for `before`/`after` bounds of platform listings). */
+export function firstSnowflakeAt(at: Date): string {
+  return DiscordSnowflake.generate({ timestamp: at, increment: 0n, workerId: 0n, processId: 0n }).toString();
+}
+
 /** The creation time encoded in snowflake `id` (a decimal string). */
 export function snowflakeTime(id: string): Date {
   return new Date(DiscordSnowflake.timestampFrom(id));

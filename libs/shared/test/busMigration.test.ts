@@ -21,9 +21,13 @@ describe('dispatch subjects', () => {
     expect(dispatchPartition('USER_UPDATE', { id: '1300000000000000017' })).toBe(0);
     expect(dispatchPartition('MESSAGE_CREATE', { guild_id: '18446744073709551616' })).toBe(0);
     expect(dispatchPartition('MESSAGE_CREATE', null)).toBe(0);
-    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '32' })).toBe('platform.dispatch.0.GUILD_BAN_ADD');
-    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '33' })).toBe('platform.dispatch.1.GUILD_BAN_ADD');
-    expect(dispatchFilter('GUILD_BAN_ADD')).toBe('platform.dispatch.*.GUILD_BAN_ADD');
+    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '32' })).toBe('platform.dispatch.0.other.GUILD_BAN_ADD');
+    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '33' })).toBe('platform.dispatch.1.other.GUILD_BAN_ADD');
+    expect(dispatchFilter('GUILD_BAN_ADD')).toBe('platform.dispatch.*.other.GUILD_BAN_ADD');
+    expect(dispatchSubject('MESSAGE_DELETE_BULK', { guild_id: '33' })).toBe(
+      'platform.dispatch.1.message.MESSAGE_DELETE_BULK',
+    );
+    expect(dispatchFilter('MESSAGE_CREATE')).toBe('platform.dispatch.*.message.MESSAGE_CREATE');
   });
 });
 
@@ -80,7 +84,7 @@ describe('EventBus migrations', () => {
       expect(seen).toEqual(['u1', 'c3', 'c4']);
       await expect(bus.jsm.consumers.info(stream, `${ns}_migrating`)).rejects.toThrow();
       const partition = await bus.jsm.consumers.info(stream, `${ns}_migrating-p3`);
-      expect(partition.config.filter_subject).toBe(bus.subject('platform.dispatch.3.*'));
+      expect(partition.config.filter_subject).toBe(bus.subject('platform.dispatch.3.message.*'));
     } finally {
       await bus.close();
     }

@@ -32,4 +32,22 @@ describe('identity token', () => {
     const expired = await signIdentity({ kind: 'user', sub: '1', name: 'n' }, secret, -10);
     await expect(verifyIdentity(expired, secret)).rejects.toThrow();
   });
+
+  it('keeps refusing a remembered token once it expires, and under another secret', async () => {
+    jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      const token = await signIdentity({ kind: 'user', sub: '7', name: 'n', guild: '2' }, secret, 5);
+      const first = await verifyIdentity(token, secret);
+      expect(first).toMatchObject({ sub: '7', guild: '2' });
+      expect(Object.isFrozen(first)).toBe(true);
+      await expect(verifyIdentity(token, secret)).resolves.toBe(first);
+      await expect(verifyIdentity(token, 'y'.repeat(40))).rejects.toThrow();
+      jest.setSystemTime(new Date('2030-01-01T00:00:04.900Z'));
+      await expect(verifyIdentity(token, secret)).resolves.toBe(first);
+      jest.setSystemTime(new Date('2030-01-01T00:00:05.000Z'));
+      await expect(verifyIdentity(token, secret)).rejects.toThrow();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

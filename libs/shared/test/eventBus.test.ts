@@ -107,7 +107,7 @@ describe('EventBus over real NATS JetStream', () => {
       );
     });
     await Promise.all(
-      Array.from({ length: 500 }, (_, i) => bus.publish('platform.dispatch.0.MESSAGE_CREATE', { i }, `m${i}`)),
+      Array.from({ length: 500 }, (_, i) => bus.publish('platform.dispatch.0.message.MESSAGE_CREATE', { i }, `m${i}`)),
     );
     await all;
     expect(total).toBe(500);
@@ -163,13 +163,17 @@ describe('EventBus over real NATS JetStream', () => {
       },
     );
     const notADispatch = { t: 'THREAD_CREATE', d: 'text' };
-    await bus.publish('platform.dispatch.0.THREAD_CREATE', notADispatch, 'd1');
+    await bus.publish('platform.dispatch.0.other.THREAD_CREATE', notADispatch, 'd1');
     await bus.publish(
-      'platform.dispatch.0.THREAD_CREATE',
+      'platform.dispatch.0.other.THREAD_CREATE',
       { op: 0, t: 'THREAD_CREATE', s: 1, d: { name: 'hi' } },
       'd2',
     );
-    await bus.publish('platform.dispatch.0.MESSAGE_DELETE', { op: 0, t: 'MESSAGE_DELETE', s: 2, d: { id: '5' } }, 'd3');
+    await bus.publish(
+      'platform.dispatch.0.message.MESSAGE_DELETE',
+      { op: 0, t: 'MESSAGE_DELETE', s: 2, d: { id: '5' } },
+      'd3',
+    );
     await waitFor(() => contents.length === 2 && parked.length === 1);
     expect(contents).toEqual(['thread hi', 'deleted 5']);
     expect(parked).toEqual([notADispatch]);
@@ -187,6 +191,17 @@ describe('EventBus over real NATS JetStream', () => {
     });
     await expect(other.request('rpc.test.double', { a: 1 }, 300)).rejects.toBeInstanceOf(HttpProblem);
     await expect(other.request('rpc.test.double', { a: 1 }, 300)).rejects.toMatchObject({ status: 503 });
+    sub.unsubscribe();
+  });
+
+  it("answers an answer over the server's max_payload as a 500 problem at once, not a timeout", async () => {
+    const size = bus.nc.info!.max_payload + 1;
+    const sub = bus.reply<{ n: number }, { text: string }>('rpc.test.big', async ({ n }) => ({ text: 'x'.repeat(n) }));
+    await expect(bus.request('rpc.test.big', { n: size }, 10_000)).rejects.toMatchObject({
+      status: 500,
+      code: 'answer_too_large',
+    });
+    await expect(bus.request('rpc.test.big', { n: 10 }, 1000)).resolves.toEqual({ text: 'x'.repeat(10) });
     sub.unsubscribe();
   });
 });

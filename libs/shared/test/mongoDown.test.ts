@@ -1,6 +1,13 @@
 import type { Server } from 'node:http';
 import { type EmbeddedMongo, startEmbeddedMongo } from '@guildhall/embedded-mongo';
-import { connectMongo, createApp, createLogger, createMetricsRegistry, disconnectMongo } from '@guildhall/shared';
+import {
+  connectMongo,
+  createApp,
+  createLogger,
+  createMetricsRegistry,
+  disconnectMongo,
+  toProblem,
+} from '@guildhall/shared';
 import { testDbName } from '@guildhall/testkit';
 import mongoose, { Schema } from 'mongoose';
 
@@ -53,5 +60,25 @@ describe('a request while MongoDB is down', () => {
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
+  });
+});
+
+describe('which driver errors mean the database is unavailable (503) and which are bugs (500)', () => {
+  const { MongoServerError, MongoServerClosedError, MongoErrorLabel } = mongoose.mongo;
+
+  it('maps a server shutting down or stepping down (labelled retryable by the driver) and a closed server to 503', () => {
+    const shutdown = new MongoServerError({ ok: 0, code: 91, codeName: 'ShutdownInProgress', errmsg: 'shutdown' });
+    shutdown.addErrorLabel(MongoErrorLabel.RetryableWriteError);
+    const steppedDown = new MongoServerError({ ok: 0, code: 189, codeName: 'PrimarySteppedDown', errmsg: 'stepped' });
+    steppedDown.addErrorLabel(MongoErrorLabel.ResetPool);
+    for (const err of [shutdown, steppedDown, new MongoServerClosedError()]) {
+      const problem = toProblem(err);
+      expect(problem.status).toBe(503);
+      expect(problem.extras.retryAfter).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('keeps 500 for a server error that retrying cannot fix', () => {
+    expect(toProblem(new MongoServerError({ ok: 0, code: 2, codeName: 'BadValue', errmsg: 'bad' })).status).toBe(500);
   });
 });

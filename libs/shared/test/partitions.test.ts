@@ -10,6 +10,8 @@ import {
   guildPartition,
   LEASE_BUCKET,
   listDeadLetters,
+  PARTITION_LEASE_MS,
+  PartitionLeases,
   partitionFilters,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
@@ -33,13 +35,20 @@ const publish = (bus: EventBus, m: Msg, test: string) =>
 describe('partition filters', () => {
   it('set the partition token and cover several filters with one on NATS 2.9', () => {
     expect(partitionFilters([dispatchFilter('MESSAGE_CREATE'), 'events.logs.*.*.case.logged'], 3)).toEqual([
-      'platform.dispatch.3.MESSAGE_CREATE',
+      'platform.dispatch.3.message.MESSAGE_CREATE',
       'events.logs.3.*.case.logged',
     ]);
     expect(partitionFilters(['events.retry.>'], 7)).toEqual(['events.retry.7.>']);
     expect(() => partitionFilters(['events.logs.1.x'], 2)).toThrow(/partition/);
-    expect(coverFilter(['platform.dispatch.3.MESSAGE_CREATE', 'platform.dispatch.3.MESSAGE_UPDATE'])).toBe(
-      'platform.dispatch.3.*',
+    expect(
+      coverFilter(['platform.dispatch.3.message.MESSAGE_CREATE', 'platform.dispatch.3.message.MESSAGE_UPDATE']),
+    ).toBe('platform.dispatch.3.message.*');
+    // consumers of several non-message dispatches are not sent the message dispatches on NATS 2.9
+    expect(coverFilter(partitionFilters([dispatchFilter('GUILD_BAN_ADD'), dispatchFilter('THREAD_CREATE')], 3))).toBe(
+      'platform.dispatch.3.other.*',
+    );
+    expect(coverFilter(partitionFilters([dispatchFilter('GUILD_BAN_ADD'), dispatchFilter('MESSAGE_CREATE')], 3))).toBe(
+      'platform.dispatch.3.*.*',
     );
     expect(coverFilter(['events.logs.3.*.case.logged', 'events.moderation.3.*.case.created'])).toBe(
       'events.*.3.*.case.*',
@@ -47,6 +56,38 @@ describe('partition filters', () => {
     expect(coverFilter(['events.logs.3.*.settings.updated', 'events.community.3.*.forum'])).toBe('events.*.3.*.>');
     expect(guildPartition(GUILD_A)).toBe(0);
     expect(guildPartition(GUILD_B)).toBe(1);
+  });
+});
+
+describe('partition leases', () => {
+  const ns = testNamespace();
+  let bus: EventBus;
+  beforeAll(async () => {
+    bus = await EventBus.connect({ url: testNatsUrl(), name: 'lease-test', namespace: ns, logger });
+  });
+  afterAll(async () => {
+    await bus.close();
+    await deleteNamespace(ns);
+  });
+
+  it('claims each free partition once when another replica holds some of its share', async () => {
+    const kv = await new Kvm(bus.nc).create(bus.resourceName(LEASE_BUCKET), { history: 1, ttl: PARTITION_LEASE_MS });
+    const durable = 'claim-test';
+    // Another live replica holds every odd partition: this one's share is 8 of 16, and only the even ones are free,
+    // so some claims of each batch fail.
+    await kv.put(`member.${durable}.other`, '1');
+    for (let p = 1; p < 16; p += 2) await kv.create(`lease.${durable}.${p}`, 'other');
+    const started: number[] = [];
+    const leases = new PartitionLeases(
+      kv,
+      durable,
+      16,
+      { start: (p) => void started.push(p), stop: () => Promise.resolve() },
+      logger,
+    );
+    await leases.start();
+    await leases.close();
+    expect(started.sort((a, b) => a - b)).toEqual([0, 2, 4, 6, 8, 10, 12, 14]);
   });
 });
 
@@ -120,8 +161,10 @@ describe('per-guild order over JetStream partitions', () => {
     const durable = 'shared-test';
     const opts = { stream: 'PLATFORM' as const, durable, filterSubjects: [dispatchFilter('MESSAGE_CREATE')] };
     const handled: Array<{ guild: string; n: number; replica: number }> = [];
-    // 8 guilds in 8 partitions, none the poison test's (whose messages this consumer also gets, and skips here)
-    const guilds = Array.from({ length: 8 }, (_, i) => String(1300000000000000034n + BigInt(i)));
+    // One guild in each of the 16 partitions, so both replicas hold some whichever 8 each claims (this consumer also
+    // gets the poison test's messages of partitions 0 and 1, and skips them here)
+    const guilds = Array.from({ length: 16 }, (_, i) => String(1300000000000000032n + BigInt(i)));
+    expect(new Set(guilds.map(guildPartition)).size).toBe(16);
     const replicas = [await connect(), await connect()];
     const stops = await Promise.all(
       replicas.map((bus, replica) =>
@@ -146,11 +189,11 @@ describe('per-guild order over JetStream partitions', () => {
         await Promise.all(guilds.map((guild) => publish(replicas[0]!, { guild, n }, 'shared')));
     };
     await send(0, 50);
-    await waitFor(() => handled.length >= 200);
+    await waitFor(() => handled.length >= 400);
     await stops[1]!();
     await send(50, 100);
     await waitFor(
-      () => handled.length >= 800,
+      () => handled.length >= 1600,
       (done) => done,
       20_000,
     );

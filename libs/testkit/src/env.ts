@@ -74,7 +74,7 @@ export async function identityHeaders(identity: z.input<typeof IdentitySchema>):
 
 /** A dashboard user's identity for `guild` holding `caps` (all of them by default, like an owner). */
 export function userIdentity(sub: string, guild: string, caps: string[], name = `user${sub.slice(-4)}`): Identity {
-  return { kind: 'user', sub, name, username: name, avatar: null, flag: '', guild, caps, requestId: '' };
+  return { kind: 'user', sub, name, username: name, avatar: null, flag: '', guild, caps };
 }
 
 /** Deletes the JetStream streams (and so the consumers) and key-value buckets of a test namespace. */

@@ -2,6 +2,7 @@ export * from './browser';
 export * from './clock';
 export * from './env';
 export * from './fakeStructure';
+export * from './ports';
 export * from './providers';
 export * from './serviceHarness';
 export * from './system';

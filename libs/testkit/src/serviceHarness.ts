@@ -98,7 +98,7 @@ export interface ServiceHarness<C extends BaseConfig = BaseConfig, S extends Ser
   /** Calls the service over HTTP with a signed identity token, exactly as the gateway does. */
   call(method: string, path: string, opts?: CallOptions): Promise<CallResult>;
   /**
-   * Publishes a platform dispatch `{t, s, op: 0, d}` on `dispatchSubject(t, d)` (`platform.dispatch.<partition>.<t>`) as the bridge does, with a fresh
+   * Publishes a platform dispatch `{t, s, op: 0, d}` on `dispatchSubject(t, d)` (`platform.dispatch.<partition>.<group>.<t>`) as the bridge does, with a fresh
    * message id (`s`: the harness's next sequence number unless given).
    */
   dispatch(t: string, d: unknown, s?: number): Promise<void>;

@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -16,6 +15,7 @@ import {
   startFakePlatform,
 } from '@guildhall/platform-simulator';
 import { deleteNamespace, testNamespace, testNatsUrl } from './env';
+import { freePortBase } from './ports';
 import { type AppleChain, type JwksServer, makeAppleChain, startJwksServer } from './providers';
 
 /** The repository root (this file is libs/testkit/{src,dist}/system). */
@@ -96,26 +96,9 @@ const notPlayable: GuildDayPlayer = {
   play: () => Promise.reject(new Error("the day was not played: start the system with startSystem({ day: 'play' })")),
 };
 
-/** True when nothing listens on 127.0.0.1:`port` (a listen succeeds). */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-/**
- * A base port for one system (it uses base+1..5, base+16, base+17 and base+50): a random block of 100 between 20000 and
- * 32000, below Linux's ephemeral range (where outgoing connections take ports), whose ports are all free now.
- */
-async function freePortBase(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 120) * 100;
-    const ports = [1, 2, 3, 4, 5, 16, 17, 20, 21, 22, 23, 24, 25, 50].map((offset) => base + offset);
-    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
-  }
-}
+/** Offsets from the base port the system's processes listen on (scripts/stack.js): services, bridge, embedded
+ * MongoDB, replicas and the gateway. */
+const SYSTEM_PORT_OFFSETS = [1, 2, 3, 4, 5, 16, 17, 20, 21, 22, 23, 24, 25, 50];
 
 /**
  * Boots the system: the fake platform with the fixture guild (see `day`) and a second guild,
@@ -144,10 +127,18 @@ export async function startSystem(
     dashboardAtGateway?: boolean;
     /** Processes per service (e.g. `{ logs: 2 }`); replica k >= 2 is named `<service>-<k>` in `stack.kill/start`. */
     replicas?: Record<string, number>;
+    /**
+     * The fake platform's time source (default the wall clock): a `DayClock` lets a test drive the day through the
+     * platform (`driveGuildDay(sys.fake, sys.dayStart, clock)`, with `day: 'play'` so the guild is not seeded before).
+     */
+    platformClock?: () => Date;
   } = {},
 ): Promise<System> {
   // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
-  const fake = await startFakePlatform({ gateway: { replayBufferSize: 10_000 } });
+  const fake = await startFakePlatform({
+    gateway: { replayBufferSize: 10_000 },
+    ...(opts.platformClock ? { clock: { now: opts.platformClock } } : {}),
+  });
   const dayStart = recentDayStart();
   const other = sampleGuild({ name: 'Elsewhere' });
   fake.seedGuild(other);
@@ -171,7 +162,7 @@ export async function startSystem(
   const google = await startJwksServer('google-1', { audience: GOOGLE_AUDIENCE });
   const apple = makeAppleChain('E2E');
   const namespace = testNamespace();
-  const basePort = await freePortBase();
+  const basePort = await freePortBase(SYSTEM_PORT_OFFSETS);
   const gatewayPort = basePort + 50;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'guildhall-system-'));

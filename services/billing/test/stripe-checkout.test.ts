@@ -52,27 +52,40 @@ async function deliver(payload: string) {
   expect(res.status).toBe(204);
 }
 
+/** Delivers event `id` and waits until its notification has `status`; returns the payload (to replay it). */
+async function deliverUntil(
+  id: string,
+  type: string,
+  object: unknown,
+  created: number,
+  status: NotificationRow['status'],
+) {
+  const payload = event(id, type, object, created);
+  await deliver(payload);
+  await waitFor(
+    () => notification(id),
+    (n) => n?.status === status,
+  );
+  return payload;
+}
+
 describe('Stripe Checkout mapping', () => {
   const now = Math.floor(Date.now() / 1000);
 
   it('session first (client_reference_id), then the subscription event: premium; replays change nothing', async () => {
     const guild = '1190000000000000101';
-    const checkout = event(
+    const checkout = await deliverUntil(
       'evt_cs_1',
       'checkout.session.completed',
       session('cs_1', 'sub_cs_1', 'cus_cs_1', { client_reference_id: guild }),
       now - 30,
+      'processed',
     );
     const created = event(
       'evt_cs_sub_1',
       'customer.subscription.created',
       subscription('sub_cs_1', 'cus_cs_1'),
       now - 29,
-    );
-    await deliver(checkout);
-    await waitFor(
-      () => notification('evt_cs_1'),
-      (n) => n?.status === 'processed',
     );
     await deliver(created);
     // The entitlement turns premium before its history entry is written: wait for both.
@@ -91,16 +104,12 @@ describe('Stripe Checkout mapping', () => {
 
   it('subscription event first (unmapped), then the session with metadata.guild: requeued and applied', async () => {
     const guild = '1190000000000000102';
-    const created = event(
+    await deliverUntil(
       'evt_cs_sub_2',
       'customer.subscription.created',
       subscription('sub_cs_2', 'cus_cs_2'),
       now - 20,
-    );
-    await deliver(created);
-    await waitFor(
-      () => notification('evt_cs_sub_2'),
-      (n) => n?.status === 'unmapped',
+      'unmapped',
     );
     expect((await h.premium(guild)).entitlement.premium).toBe(false);
     await deliver(
@@ -125,10 +134,12 @@ describe('Stripe Checkout mapping', () => {
   it('a link created while its subscription event is being processed: the event ending unmapped is processed again', async () => {
     const guild = '1190000000000000105';
     const id = 'payments:evt_cs_sub_5';
-    await deliver(event('evt_cs_sub_5', 'customer.subscription.created', subscription('sub_cs_5', 'cus_cs_5'), now));
-    await waitFor(
-      () => notification('evt_cs_sub_5'),
-      (n) => n?.status === 'unmapped',
+    await deliverUntil(
+      'evt_cs_sub_5',
+      'customer.subscription.created',
+      subscription('sub_cs_5', 'cus_cs_5'),
+      now,
+      'unmapped',
     );
     // Another processor holds the event: it looked the subscription up before the link below existed.
     const lease = { holder: 'other-replica', until: new Date(Date.now() + 60_000) };
@@ -156,24 +167,19 @@ describe('Stripe Checkout mapping', () => {
   });
 
   it('ignores a session without a subscription and leaves one without a guild unmapped', async () => {
-    await deliver(
-      event('evt_cs_3', 'checkout.session.completed', session('cs_3', '', 'cus_cs_3', { subscription: null }), now),
+    await deliverUntil(
+      'evt_cs_3',
+      'checkout.session.completed',
+      session('cs_3', '', 'cus_cs_3', { subscription: null }),
+      now,
+      'ignored',
     );
-    await waitFor(
-      () => notification('evt_cs_3'),
-      (n) => n?.status === 'ignored',
-    );
-    await deliver(
-      event(
-        'evt_cs_4',
-        'checkout.session.completed',
-        session('cs_4', 'sub_cs_4', 'cus_cs_4', { client_reference_id: 'not-a-guild' }),
-        now,
-      ),
-    );
-    await waitFor(
-      () => notification('evt_cs_4'),
-      (n) => n?.status === 'unmapped',
+    await deliverUntil(
+      'evt_cs_4',
+      'checkout.session.completed',
+      session('cs_4', 'sub_cs_4', 'cus_cs_4', { client_reference_id: 'not-a-guild' }),
+      now,
+      'unmapped',
     );
   });
 });

@@ -79,7 +79,7 @@ export function dispatchMsgId(shardId: number, sessionId: string, sequence: numb
 /**
  * Connects the assigned shards to the platform's real-time gateway with @discordjs/ws and publishes every dispatch
  * (READY, RESUMED, INTERACTION_CREATE and all others the intents allow), unchanged as the `{t, s, op, d}` gateway
- * payload, to the JetStream stream PLATFORM on `dispatchSubject(t, d)` (`platform.dispatch.<partition>.<t>`) with
+ * payload, to the JetStream stream PLATFORM on `dispatchSubject(t, d)` (`platform.dispatch.<partition>.<group>.<t>`) with
  * `Nats-Msg-Id` from `dispatchMsgId`, in arrival order.
  *
  * - Sessions: persisted in NATS KV (`SessionStore`) through the library's session hooks, so a restarted bridge

@@ -89,7 +89,7 @@ class Window {
 
 /**
  * Publishes the recorded dispatches of `file` to NATS JetStream, each on `dispatchSubject(t, d)`
- * (`platform.dispatch.<partition>.<t>`, the bridge's subject) with its exact line
+ * (`platform.dispatch.<partition>.<group>.<t>`, the bridge's subject) with its exact line
  * text as the message body and `lineMsgId(line)` as `Nats-Msg-Id` (replaying a file twice within 10 minutes
  * stores nothing new). As fast as possible, publishes are pipelined (`window` awaiting acknowledgement, in file
  * order on one connection); with `speed` N, each line waits until (its time - first time) / N has passed since the

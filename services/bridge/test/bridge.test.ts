@@ -81,8 +81,9 @@ describe('platform bridge against a fake gateway', () => {
     expect(stored.map((m) => m.data)).toEqual(expected);
     expect(stored.map((m) => m.msgId)).toEqual(expected.map((p) => `0:${session}:${p.s}`));
     const partition = Number(BigInt(guildId) % 16n);
+    const group = (t: string) => (['MESSAGE_CREATE', 'MESSAGE_DELETE'].includes(t) ? 'message' : 'other');
     expect(stored.map((m) => m.subject)).toEqual(
-      expected.map((p) => `${ns}.platform.dispatch.${p.d.guild_id ? partition : 0}.${p.t}`),
+      expected.map((p) => `${ns}.platform.dispatch.${p.d.guild_id ? partition : 0}.${group(p.t)}.${p.t}`),
     );
     expect(dispatchPartition('MESSAGE_CREATE', { guild_id: guildId })).toBe(partition);
     expect(dispatchPartition('GUILD_CREATE', { id: guildId })).toBe(partition);
@@ -98,7 +99,9 @@ describe('platform bridge against a fake gateway', () => {
     const chunk = gateway.session(0).log.at(-1) as Dispatch;
     expect(chunk.t).toBe('GUILD_MEMBERS_CHUNK');
     const stored = await storedUpTo(bus, session, chunk.s);
-    expect(stored.at(-1)?.subject).toBe(`${ns}.platform.dispatch.${Number(BigInt(guildId) % 16n)}.GUILD_MEMBERS_CHUNK`);
+    expect(stored.at(-1)?.subject).toBe(
+      `${ns}.platform.dispatch.${Number(BigInt(guildId) % 16n)}.other.GUILD_MEMBERS_CHUNK`,
+    );
   });
 
   it('persists the session: a restarted bridge RESUMEs from the last stored dispatch and stores replays once', async () => {

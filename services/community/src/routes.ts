@@ -1,6 +1,7 @@
 import { bind, exportRoutes, type RouteBinding, communityRoutes as r } from '@guildhall/shared';
 import type { CommunityContext } from './config';
 import { exportGuild } from './export/exportGuild';
+import { listForums } from './forums/listForums';
 import { setForumStatuses } from './forums/setForumStatuses';
 import { jobPath } from './jobs/enqueueJob';
 import { getJob } from './jobs/getJob';
@@ -11,6 +12,7 @@ import { listPacks } from './packs/listPacks';
 import { orderPackItems } from './packs/orderPackItems';
 import { subscribeToPack } from './packs/subscribeToPack';
 import { unsubscribeFromPack } from './packs/unsubscribeFromPack';
+import { listPosts } from './posts/listPosts';
 import { setPostStatus } from './posts/setPostStatus';
 import { applyTemplate } from './setup/applyTemplate';
 import { getSetup } from './setup/getSetup';
@@ -29,6 +31,11 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
       await setStaffCaps(ctx, params.guild, params.role, body.caps, identity);
       return { roles: await listStaffRoles(ctx, params.guild) };
     }),
+    bind(r.getStaffRoles, async ({ params }) => ({ roles: await listStaffRoles(ctx, params.guild) })),
+    bind(r.getForums, async ({ params }) => ({ forums: await listForums(ctx, params.guild) })),
+    bind(r.getForumPosts, async ({ params, query }) => ({
+      posts: await listPosts(ctx, params.guild, params.forum, query),
+    })),
     bind(r.putForum, ({ params, body, identity }) =>
       setForumStatuses(ctx, params.guild, params.forum, body.statuses, identity),
     ),

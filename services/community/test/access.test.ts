@@ -50,12 +50,19 @@ describe('community: RPC.access and structure', () => {
     expect(roles.find((r) => r.role === h.seed.ids.adminRole)).toMatchObject({ auto: true, caps: [...CAPS] });
     expect(roles.find((r) => r.role === h.seed.ids.supportRole)).toBeUndefined();
     expect((await access(h.seed.ids.moderator)).caps).toEqual(['cases.read', 'cases.write']);
+    const read = await h.call('GET', `/api/v1/servers/${h.seed.id}/staff`, { caps: ['staff.manage'] });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(res.body);
+    expect((read.body as { roles: Array<{ name: string }> }).roles.map((r) => r.name)).toEqual(['Admin', 'Moderator']);
+    const refused = await h.call('GET', `/api/v1/servers/${h.seed.id}/staff`, { caps: ['structure.read'] });
+    expect(refused.status).toBe(403);
 
     const cleared = await h.call('PUT', `/api/v1/servers/${h.seed.id}/staff/${h.seed.ids.moderatorRole}`, {
       body: { caps: [] },
     });
     const after = cleared.body as { roles: Array<{ role: string }> };
     expect(after.roles.map((r) => r.role)).not.toContain(h.seed.ids.moderatorRole);
+    expect((await h.call('GET', `/api/v1/servers/${h.seed.id}/staff`)).body).toEqual(after);
     expect((await access(h.seed.ids.moderator)).caps).toEqual([]);
   });
 

@@ -49,6 +49,16 @@ describe('community: forums and post status', () => {
     });
   });
 
+  it('lists every forum with its tags and statuses', async () => {
+    const res = await h.call('GET', `/api/v1/servers/${h.seed.id}/forums`, { caps: ['forums.manage'] });
+    expect(res.status).toBe(200);
+    const { forums } = res.body as { forums: Array<{ forum: string; managed: boolean; statuses: unknown[] }> };
+    expect(forums).toHaveLength(1);
+    expect(forums[0]).toMatchObject({ forum: h.seed.ids.forum, name: 'help', managed: true, statuses: statuses() });
+    const refused = await h.call('GET', `/api/v1/servers/${h.seed.id}/forums`, { caps: ['posts.manage'] });
+    expect(refused.status).toBe(403);
+  });
+
   it('refuses unknown tags, roles the bot cannot give, and channels that are not forums', async () => {
     const badTag = await h.call('PUT', forumPath(), {
       body: { statuses: [{ ...statuses()[0], tag: '999999999999999999' }] },
@@ -260,6 +270,25 @@ describe('community: forums and post status', () => {
     expect((await PostModel.findById(thread).lean())?.archiveAt).toBeNull();
   });
 
+  it('posts a status reply once when the answer to its post is lost, and again for a later change to that status', async () => {
+    const setStatus = (tag: string) =>
+      h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, { body: { tag } });
+    const replies = () =>
+      (h.fake.guild(h.seed.id)?.messages.get(thread) ?? []).filter((m) => m.content === 'Thanks, this bug is fixed!');
+    const before = replies().length;
+    h.fake.reset();
+    h.fake.loseNextAnswer('POST', '/channels/{channel_id}/messages');
+    expect((await setStatus(h.seed.ids.tags[0])).status).toBe(200);
+    expect(h.fake.callsTo('POST', '/channels/{channel_id}/messages').map((c) => c.status)).toEqual([502, 200]);
+    expect(replies()).toHaveLength(before + 1);
+
+    expect((await setStatus(h.seed.ids.tags[1])).status).toBe(200);
+    expect((await setStatus(h.seed.ids.tags[0])).status).toBe(200);
+    expect(replies()).toHaveLength(before + 2);
+    expect((await setStatus(h.seed.ids.tags[1])).status).toBe(200);
+    h.fake.assertNoViolations();
+  });
+
   it('refuses a tag that is not a status of the forum and an unknown post', async () => {
     const notStatus = await h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, {
       body: { tag: h.seed.ids.tags[2] },
@@ -274,5 +303,36 @@ describe('community: forums and post status', () => {
       caps: ['forums.manage'],
     });
     expect(noCap.status).toBe(403);
+  });
+
+  it('lists the forum posts newest first, filtered by archive state and paged by post id', async () => {
+    const tracked = await PostModel.findById(thread).lean();
+    if (!tracked) throw new Error('the post of the tracking test is missing');
+    const older = '323456789012345678';
+    await PostModel.create({
+      ...tracked,
+      _id: older,
+      title: 'Older question',
+      archived: true,
+      createdAt: new Date(new Date(tracked.createdAt).getTime() - 60_000),
+    });
+    const list = (query = '', caps = ['posts.manage']) =>
+      h.call('GET', `/api/v1/servers/${h.seed.id}/forums/${h.seed.ids.forum}/posts${query}`, { caps });
+    const all = await list();
+    expect(all.status).toBe(200);
+    const posts = (all.body as { posts: Array<{ thread: string; title: string; tags: string[] }> }).posts;
+    expect(posts.map((p) => p.thread)).toEqual([thread, older]);
+    expect(posts[0]).toMatchObject({ title: 'App crashes on start', tags: [h.seed.ids.tags[1], h.seed.ids.tags[2]] });
+    const first = (await list('?limit=1')).body as { posts: Array<{ thread: string }> };
+    expect(first.posts.map((p) => p.thread)).toEqual([thread]);
+    const next = (await list(`?limit=1&before=${thread}`)).body as { posts: Array<{ thread: string }> };
+    expect(next.posts.map((p) => p.thread)).toEqual([older]);
+    const open = (await list('?archived=false')).body as { posts: Array<{ thread: string }> };
+    expect(open.posts.map((p) => p.thread)).toEqual([thread]);
+    const notForum = await h.call('GET', `/api/v1/servers/${h.seed.id}/forums/${h.seed.ids.general}/posts`);
+    expect(notForum.status).toBe(404);
+    const badLimit = await list('?limit=500');
+    expect(badLimit.status).toBe(400);
+    expect((await list('', ['forums.manage'])).status).toBe(403);
   });
 });

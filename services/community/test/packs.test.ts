@@ -8,7 +8,15 @@ import { type Harness, startHarness } from './harness';
 
 interface PacksView {
   enabled: boolean;
-  packs: Array<{ pack: string; name: string; position: number; contributes: boolean; items: number }>;
+  packs: Array<{
+    pack: string;
+    name: string;
+    position: number;
+    contributes: boolean;
+    items: number;
+    owner: boolean;
+    contents: Array<{ id: string; kind: string; name: string; animated: boolean; url: string; held: boolean }>;
+  }>;
   available: Array<{ id: string; name: string; createdAt: string }>;
   loose: Array<{ id: string; kind: string; name: string; animated: boolean; url: string }>;
   slots: Array<{ kind: string; used: number; limit: number }>;
@@ -124,7 +132,51 @@ describe('community: packs and items', () => {
     });
     expect(missing.status).toBe(400);
     const view = await packsOf(h.seed.id);
-    expect(view.packs).toEqual([{ pack: packId, name: 'Party pack', position: 1, contributes: true, items: 4 }]);
+    const base = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+    expect(view.packs).toEqual([
+      {
+        pack: packId,
+        name: 'Party pack',
+        position: 1,
+        contributes: true,
+        items: 4,
+        owner: true,
+        contents: [
+          {
+            id: ids.sticker,
+            kind: 'sticker',
+            name: 'hello',
+            animated: false,
+            url: `${base}/stickers/${ids.sticker}.png`,
+            held: true,
+          },
+          {
+            id: ids.dance,
+            kind: 'animated_emoji',
+            name: 'dance',
+            animated: true,
+            url: `${base}/emojis/${ids.dance}.gif`,
+            held: true,
+          },
+          {
+            id: ids.party,
+            kind: 'emoji',
+            name: 'party',
+            animated: false,
+            url: `${base}/emojis/${ids.party}.png`,
+            held: true,
+          },
+          {
+            id: ids.wave,
+            kind: 'emoji',
+            name: 'wave',
+            animated: false,
+            url: `${base}/emojis/${ids.wave}.png`,
+            held: true,
+          },
+        ],
+      },
+    ]);
     expect(view.loose.map((i) => i.id)).toEqual([ids.spare]);
     const other = await h.call('PUT', `/api/v1/servers/${second.id}/packs/${packId}/items`, {
       guild: second.id,
@@ -165,7 +217,22 @@ describe('community: packs and items', () => {
     expect([...(platform?.emojis.values() ?? [])].map((e) => e.name).sort()).toEqual(['dance', 'party', 'wave']);
     expect([...(platform?.stickers.values() ?? [])].map((s) => [s.name, s.tags])).toEqual([['hello', 'wave']]);
     const view = await packsOf(second.id);
-    expect(view.packs).toEqual([{ pack: packId, name: 'Party pack', position: 1, contributes: false, items: 4 }]);
+    expect(view.packs).toEqual([
+      expect.objectContaining({
+        pack: packId,
+        name: 'Party pack',
+        position: 1,
+        contributes: false,
+        items: 4,
+        owner: false,
+      }),
+    ]);
+    expect(view.packs[0]?.contents.map((i) => [i.id, i.held])).toEqual([
+      [ids.sticker, true],
+      [ids.dance, true],
+      [ids.party, true],
+      [ids.wave, true],
+    ]);
     expect(view.available.map((p) => p.id)).not.toContain(packId);
     expect(view.loose).toEqual([]);
     expect(view.slots.find((s) => s.kind === 'emoji')?.used).toBe(2);
@@ -227,6 +294,7 @@ describe('community: packs and items', () => {
     expect(h.fake.guild(h.seed.id)?.emojis.has(ids.wave)).toBe(false);
     expect(h.fake.guild(second.id)?.emojis.has(copyOfWave as string)).toBe(false);
     expect((await packsOf(h.seed.id)).packs[0]?.items).toBe(3);
+    expect((await packsOf(second.id)).packs[0]?.contents.map((i) => i.name)).toEqual(['hello', 'dance', 'party']);
     h.fake.assertNoViolations();
   });
   it('unsubscribes after a preview: the copies are deleted on the platform and the pack is available again', async () => {

@@ -18,7 +18,9 @@ describe('community: setup templates and features', () => {
   /** While set, the logs peer holds its answer until the promise settles (after the request has timed out). */
   let logsSilent: Promise<void> | undefined;
   beforeAll(async () => {
-    h = await startHarness({ PEER_TIMEOUT_MS: '300' });
+    // Each request waits this long for the silent peers (moderation, billing); an answering peer must make it even
+    // on a loaded 2-core machine (300 ms was missed with two jest workers at a load average of 40).
+    h = await startHarness({ PEER_TIMEOUT_MS: '1500' });
     h.peer.reply<{ guild: string }, FeaturesReply>(RPC.features('tickets'), async ({ guild }) => ({
       features: [{ feature: 'tickets', state: guild === h.seed.id ? 'on' : 'off', note: 'Panel posted in #support' }],
     }));

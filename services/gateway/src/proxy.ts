@@ -1,18 +1,12 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  type ApiRoute,
-  IDENTITY_HEADER,
-  type Logger,
-  sendProblem,
-  serviceUnavailable,
-  signIdentity,
-} from '@guildhall/shared';
+import { type ApiRoute, IDENTITY_HEADER, type Logger, sendProblem, serviceUnavailable } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware, type RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { guardStreamedBody } from './bodyLimit';
 import type { GatewayConfig } from './config';
+import { IdentityTokens } from './identityTokens';
 import { gatewayState } from './state';
 
 type Upstream = ApiRoute['service'];
@@ -31,8 +25,8 @@ export function upstreams(config: GatewayConfig): Record<Upstream, string> {
 /**
  * Proxies a matched, authorized request to its route's service (http-proxy-middleware, one per service, keep-alive
  * agent each), path and query unchanged, body streamed (and counted against `bodyLimit` bytes on the way).
- * The service receives: the identity token (`x-guildhall-identity`, signed for 60 s; an incoming one is always
- * dropped), `x-request-id`, `x-forwarded-*`; never the caller's cookies, nor the staff bearer token (already
+ * The service receives: the identity token (`x-guildhall-identity`, signed for 60 s and reused for the same caller for
+ * 30 s, see `IdentityTokens`; an incoming one is always dropped), `x-request-id`, `x-forwarded-*`; never the caller's cookies, nor the staff bearer token (already
  * verified here). Webhook routes keep their headers (providers sign with them). An upstream that refuses the
  * connection or times out yields a 503 problem+json.
  */
@@ -56,6 +50,7 @@ export function proxyToServices(config: GatewayConfig, bodyLimit: number, logger
       }),
     ]),
   ) as unknown as Record<Upstream, ProxyHandler<Request, Response>>;
+  const tokens = new IdentityTokens(config.IDENTITY_SECRET);
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const state = gatewayState(res);
@@ -63,7 +58,7 @@ export function proxyToServices(config: GatewayConfig, bodyLimit: number, logger
     delete req.headers[IDENTITY_HEADER];
     if (state.route.auth === 'staff') delete req.headers.authorization;
     if (state.identity) {
-      req.headers[IDENTITY_HEADER] = await signIdentity(state.identity, config.IDENTITY_SECRET, 60);
+      req.headers[IDENTITY_HEADER] = await tokens.token(state.identity);
     }
     guardStreamedBody(req, res, bodyLimit, () => (res.locals.proxyReq as ClientRequest | undefined)?.destroy());
     return proxies[state.route.service](req, res, next);

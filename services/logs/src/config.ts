@@ -10,6 +10,8 @@ import { z } from 'zod';
  * - `JOURNAL_RETENTION_DAYS`: journal events older than this many days are deleted (default 90); message content in
  *   journal events is removed after the message store's 7 days regardless;
  * - `RETENTION_SWEEP_MS`: interval (ms) of the retention sweep (default 60000);
+ * - `ACCESS_CACHE_MS`: how long an answer of community's access query (which channels a reader may see) is reused per
+ *   guild+user (default 10 s; community's invalidations drop it sooner; 0 asks on every read);
  * - the attachment archive's limits (`archiveEnv`: per-file and per-guild caps, poll interval, download timeout).
  */
 export const logsEnv = {
@@ -20,6 +22,7 @@ export const logsEnv = {
   INGEST_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
   JOURNAL_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(90),
   RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(60_000),
+  ACCESS_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
 };
 
 /** The logs service's configuration: the shared base plus `logsEnv`. */

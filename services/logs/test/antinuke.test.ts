@@ -286,6 +286,14 @@ describe('anti-nuke response', () => {
       (events) => events.length === 3,
     );
     expect(hooks.map((e) => e.channel)).toEqual([ids.general, ids.general, ids.general]);
+    for (const hook of hooks) expect(guildState().webhooks.has(hook.target)).toBe(true);
+
+    const undo = await api('POST', `/journal/${event.id}/undo`, {});
+    expect(undo.body).toMatchObject({ undoneAs: 'burst: 3 of 3 undone' });
+    expect(undo.status).toBe(200);
+    for (const hook of hooks) expect(guildState().webhooks.has(hook.target)).toBe(false);
+    const undone = await journal(`kind=webhook_create&actor=${hooker}`);
+    expect(undone.map((e) => e.undoneAs)).toEqual(['webhook_deleted', 'webhook_deleted', 'webhook_deleted']);
   });
 
   it('counts dangerous permission grants: a role created with Ban Members, then given to a member', async () => {
@@ -308,5 +316,35 @@ describe('anti-nuke response', () => {
       rolesRemoved: [granterRole],
     });
     expect(event.data.detected.entries).toHaveLength(2);
+    const grant = await waitFor(
+      async () => (await journal(`kind=member_roles&target=${ids.member}`)).filter((e) => e.actor === granter),
+      (events) => events.length === 1,
+    );
+    expect(grant[0].data.added).toEqual([role.id]);
+
+    const undo = await api('POST', `/journal/${event.id}/undo`, {});
+    expect(undo.status).toBe(200);
+    expect(guildState().members.get(ids.member)?.roles).not.toContain(role.id);
+    const undone = (await journal(`kind=member_roles&target=${ids.member}`)).find((e) => e.id === grant[0].id);
+    expect(undone?.undoneAs).toBe('roles_reverted');
+  });
+});
+
+describe('undo of a role change', () => {
+  it('gives back a removed role and removes an added one; a second undo is refused', async () => {
+    const as = h.fake.actAsUser(ids.owner);
+    const before = [...(guildState().members.get(ids.support)?.roles ?? [])];
+    expect(before).toContain(ids.supportRole);
+    await as.editMember(g, ids.support, { roles: [...before.filter((r) => r !== ids.supportRole), trustedRole] });
+    const [change] = await waitFor(
+      async () => (await journal(`kind=member_roles&target=${ids.support}`)).filter((e) => e.actor === ids.owner),
+      (events) => events.length === 1,
+    );
+    expect(change.data).toMatchObject({ added: [trustedRole], removed: [ids.supportRole] });
+    const undo = await api('POST', `/journal/${change.id}/undo`, {});
+    expect(undo.status).toBe(200);
+    expect(undo.body.undoneAs).toBe('roles_reverted');
+    expect([...(guildState().members.get(ids.support)?.roles ?? [])].sort()).toEqual([...before].sort());
+    expect((await api('POST', `/journal/${change.id}/undo`, {})).status).toBe(409);
   });
 });

@@ -239,6 +239,26 @@ describe('channels, threads and the guild', () => {
     });
   });
 
+  it('lists a backlog processed late in the order it happened, not the order it was processed', async () => {
+    const role = (name: string, at: Date) => ({
+      guild_id: g,
+      role: { ...roleA, id: newSnowflake(at), name },
+    });
+    const newer = role('backlog-newer', new Date(Date.now() - HOUR));
+    const older = role('backlog-older', new Date(Date.now() - 2 * HOUR));
+    await dispatch('GUILD_ROLE_CREATE', newer);
+    await dispatch('GUILD_ROLE_CREATE', older);
+    const created = await eventually(async () => {
+      const events = (await journal('&kind=role_create')).filter((e) => e.data.role.name.startsWith('backlog-'));
+      expect(events).toHaveLength(2);
+      return events;
+    });
+    expect(created.map((e) => e.data.role.name)).toEqual(['backlog-newer', 'backlog-older']);
+    const page = await journal(`&kind=role_create&before=${created[0].id}`);
+    expect(page.map((e) => e.id)).toContain(created[1].id);
+    expect(page.map((e) => e.id)).not.toContain(created[0].id);
+  });
+
   it('journals a thread created after startup with its creator, then its rename and tag change', async () => {
     const threadId = newSnowflake();
     const created = new Date(Date.now() - HOUR);

@@ -7,10 +7,18 @@ import {
   JOURNAL_KINDS,
   newSnowflake,
   RPC,
+  sortKey,
 } from '@guildhall/shared';
 import { eventsOfType, eventually, type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
 import { AuditLogEvent, ChannelType, type GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
 import type { LogsConfig } from '../src/config';
+import { MESSAGES_BY_AUTHOR, MessageModel } from '../src/messages/model';
+import {
+  deletedByFilter,
+  deletedMessagesBy,
+  messageSearchFilter,
+  searchMessages,
+} from '../src/messages/searchMessages';
 import { definition } from '../src/service';
 
 const seed = sampleGuild();
@@ -474,9 +482,107 @@ describe('replay of a recorded dispatch stream', () => {
     );
     expect(history.deleted.map((x: any) => x.id).sort()).toEqual([m.reply, m.bulk1, m.bulk2].sort());
   });
+
+  it("reads only the author's deleted messages for the member record, however many they wrote", async () => {
+    const quiet = newSnowflake();
+    const author = newSnowflake();
+    const rows = await storeLines(quiet, 500, (i, now) => ({
+      channel: ids.general,
+      author: i % 5 === 0 ? author : ids.member,
+      deletedAt: i % 50 === 0 ? new Date(now) : null,
+    }));
+    const deletedIds = rows.filter((r) => r.author === author && r.deletedAt).map((r) => r._id);
+    const plan = (await MessageModel.find(deletedByFilter(quiet, author, []))
+      .sort({ key: -1 })
+      .hint(MESSAGES_BY_AUTHOR)
+      .explain('executionStats')) as unknown as { executionStats: { totalDocsExamined: number } };
+    expect(plan.executionStats.totalDocsExamined).toBe(deletedIds.length);
+    const found = await deletedMessagesBy(quiet, author, 50);
+    expect(found.map((r) => r._id)).toEqual([...deletedIds].reverse());
+    await MessageModel.deleteMany({ guild: quiet });
+  });
 });
 
+/**
+ * Stores `count` messages `line <i>` of `guild`, one a second up to now, oldest first; `pick` gives each its channel,
+ * author and deletion. Returns the rows as stored.
+ */
+async function storeLines(
+  guild: string,
+  count: number,
+  pick: (i: number, now: number) => { channel: string; author: string; deletedAt: Date | null },
+) {
+  const now = Date.now();
+  const rows = Array.from({ length: count }, (_, i) => {
+    const createdAt = new Date(now - (count - i) * 1000);
+    const id = newSnowflake(createdAt);
+    const line = `line ${i}`;
+    return {
+      _id: id,
+      key: sortKey(id),
+      guild,
+      authorName: 'someone',
+      content: line,
+      original: line,
+      createdAt,
+      ...pick(i, now),
+    };
+  });
+  await MessageModel.insertMany(rows);
+  return rows;
+}
+
 describe('message search', () => {
+  it('deleted=true answers the deleted messages only (deleted=false the others) through an index, newest first', async () => {
+    const quiet = newSnowflake();
+    const rows = await storeLines(quiet, 300, (i, now) => ({
+      channel: i % 2 ? ids.general : ids.modLog,
+      author: ids.member,
+      deletedAt: i % 30 === 7 ? new Date(now - i) : null,
+    }));
+    // a row stored without the field (as before it existed) counts as not deleted
+    await MessageModel.collection.updateOne({ _id: rows[0]!._id as never }, { $unset: { deletedAt: '' } });
+    const newestFirst = (keep: (r: (typeof rows)[number], i: number) => boolean) =>
+      rows
+        .filter(keep)
+        .map((r) => r._id)
+        .reverse();
+    const ask = async (search: Parameters<typeof searchMessages>[1]) =>
+      (await searchMessages(quiet, search)).map((r) => r._id);
+
+    const deleted = newestFirst((r) => r.deletedAt !== null);
+    expect(deleted).toHaveLength(10);
+    expect(await ask({ deleted: true, limit: 100 })).toEqual(deleted);
+    expect(await ask({ deleted: false, limit: 500 })).toEqual(newestFirst((r) => r.deletedAt === null));
+    expect(await ask({ deleted: true, limit: 3, before: deleted[2] })).toEqual(deleted.slice(3, 6));
+    expect(await ask({ deleted: true, channel: ids.general, limit: 100 })).toEqual(
+      newestFirst((r) => r.deletedAt !== null && r.channel === ids.general),
+    );
+    expect(await ask({ deleted: true, hidden: [ids.general], limit: 100 })).toEqual(
+      newestFirst((r) => r.deletedAt !== null && r.channel !== ids.general),
+    );
+
+    const plan = async (search: Parameters<typeof searchMessages>[1]) =>
+      (await MessageModel.find(messageSearchFilter(quiet, search)!)
+        .sort({ key: -1 })
+        .limit(search.limit)
+        .explain('executionStats')) as unknown as {
+        queryPlanner: { winningPlan: { stage: string; indexName: string } };
+        executionStats: { totalDocsExamined: number };
+      };
+    const all = await plan({ deleted: true, limit: 100 });
+    expect(all.queryPlanner.winningPlan).toMatchObject({ stage: 'IXSCAN', indexName: 'guild_1_key_-1' });
+    // the newest three deleted messages are found walking back from the newest message, not by reading them all
+    const firstPage = await plan({ deleted: true, limit: 3 });
+    expect(firstPage.executionStats.totalDocsExamined).toBe(300 - rows.findIndex((r) => r._id === deleted[2]));
+    const oneChannel = await plan({ deleted: true, channel: ids.general, limit: 100 });
+    expect(oneChannel.queryPlanner.winningPlan).toMatchObject({
+      stage: 'IXSCAN',
+      indexName: 'guild_1_channel_1_key_-1',
+    });
+    await MessageModel.deleteMany({ guild: quiet });
+  });
+
   it('finds by word case-insensitively, filters by channel and deleted, and pages with before', async () => {
     expect((await search('&q=HELLO')).map((x) => x.id)).toEqual([m.hello]);
     expect((await search('&q=bananas&deleted=true')).map((x) => x.id)).toEqual([m.reply]);

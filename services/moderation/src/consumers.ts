@@ -8,46 +8,45 @@ import { fileReport } from './reports/fileReport';
 
 /**
  * What moderation reacts to:
- * - `platform.dispatch.*.INTERACTION_CREATE`: "Report message" commands become reports (durable `moderation-reports`);
+ * - `platform.dispatch.*.other.INTERACTION_CREATE`: "Report message" commands become reports (durable `moderation-reports`);
  * - `events.logs.*.case.logged`: the case's log channel/message are stored (durable `moderation-case-logged`);
- * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`) and `platform.dispatch.*.GUILD_BAN_REMOVE`
+ * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`) and `platform.dispatch.*.other.GUILD_BAN_REMOVE`
  *   (durable `moderation-unbans`): a ban or timeout lifted outside a revoke marks its active case `revoked`;
- * - `platform.dispatch.*.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or a timeout
+ * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or a timeout
  *   removal made on the platform by someone other than the bot revokes the case naming them (`nameLifter`).
+ * The five durable consumers (16 partitions each, with their leases) are set up together, and the bot user is read
+ * meanwhile, so boot waits for the slowest setup instead of the sum of them.
  */
 export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[]> {
-  const reports = await ctx.bus.consume(dispatchConsumer('moderation-reports', ['INTERACTION_CREATE']), (msg) =>
-    fileReport(ctx.platform, ctx.outbox, ctx.logger, msg.data.d),
-  );
-  const logged = await ctx.bus.consume(
-    eventConsumer('moderation-case-logged', { logs: ['case.logged'] }),
-    async ({ data: event }) =>
+  const botUserId = botUser(ctx);
+  const stops = await Promise.all([
+    ctx.bus.consume(dispatchConsumer('moderation-reports', ['INTERACTION_CREATE']), (msg) =>
+      fileReport(ctx.platform, ctx.outbox, ctx.logger, msg.data.d),
+    ),
+    ctx.bus.consume(eventConsumer('moderation-case-logged', { logs: ['case.logged'] }), async ({ data: event }) =>
       recordLogMessage(event.guild, event.data.caseNumber, event.data.logChannel, event.data.logMessage),
-  );
-  const lifted = await ctx.bus.consume(
-    eventConsumer('moderation-journal-undone', { logs: ['journal.undone'] }),
-    async ({ data: event }) => {
-      const { kind, target, undoneBy, undoneByName, event: undone } = event.data;
-      await revokeLifted(ctx.outbox, event.guild, target, kind === 'member_ban' ? 'ban' : 'timeout', {
-        by: undoneBy,
-        byName: undoneByName,
-        how: `journal undo of event ${undone}`,
+    ),
+    ctx.bus.consume(
+      eventConsumer('moderation-journal-undone', { logs: ['journal.undone'] }),
+      async ({ data: event }) => {
+        const { kind, target, undoneBy, undoneByName, event: undone } = event.data;
+        await revokeLifted(ctx.outbox, event.guild, target, kind === 'member_ban' ? 'ban' : 'timeout', {
+          by: undoneBy,
+          byName: undoneByName,
+          how: `journal undo of event ${undone}`,
+        });
+      },
+    ),
+    ctx.bus.consume(dispatchConsumer('moderation-unbans', ['GUILD_BAN_REMOVE']), async (msg) => {
+      const { guild_id: guild, user } = msg.data.d;
+      await revokeLifted(ctx.outbox, guild, user.id, 'ban', {
+        by: null,
+        byName: null,
+        how: 'unbanned on the platform, not through the service',
       });
-    },
-  );
-  const unbans = await ctx.bus.consume(dispatchConsumer('moderation-unbans', ['GUILD_BAN_REMOVE']), async (msg) => {
-    const { guild_id: guild, user } = msg.data.d;
-    await revokeLifted(ctx.outbox, guild, user.id, 'ban', {
-      by: null,
-      byName: null,
-      how: 'unbanned on the platform, not through the service',
-    });
-  });
-  const botUserId = await botUser(ctx);
-  const auditLifts = await ctx.bus.consume(
-    dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']),
-    async (msg) => {
-      const lift = liftOf(msg.data.d, botUserId);
+    }),
+    ctx.bus.consume(dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']), async (msg) => {
+      const lift = liftOf(msg.data.d, await botUserId);
       if (!lift) return;
       const person = await findPerson(ctx.platform, lift.guild, lift.by);
       await nameLifter(ctx.outbox, lift.guild, lift.target, lift.action, {
@@ -55,9 +54,9 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
         byName: person?.name ?? lift.by,
         how: lift.how,
       });
-    },
-  );
-  return [{ stop: reports }, { stop: logged }, { stop: lifted }, { stop: unbans }, { stop: auditLifts }];
+    }),
+  ]);
+  return stops.map((stop) => ({ stop }));
 }
 
 /** The bot's own user id (its audit entries are the service's own actions); null when the platform cannot say. */

@@ -1,25 +1,29 @@
 import { dispatchConsumer, type Stoppable } from '@guildhall/shared';
 import type { TicketsContext } from './config';
 import { handleInteraction } from './interactions/handleInteraction';
-import { captureBulkDelete, captureDelete, captureEdit, captureMessage } from './messages/captureMessage';
+import { captureMessageDispatches, TICKET_MESSAGE_DISPATCHES } from './messages/captureMessage';
+
+/** Message dispatches handed to the transcript capture at once (their tickets are read with one query). */
+const MESSAGE_BATCH = 200;
 
 /**
  * The platform dispatches this service reacts to: INTERACTION_CREATE (panel buttons, questions modal, ticket
- * buttons) and MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK (the messages of ticket threads). Durable consumers, so
- * nothing is lost while the service is down; every handler is idempotent.
+ * buttons) and MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK (the messages of ticket threads, in batches of up to
+ * `MESSAGE_BATCH` in stream order). Durable consumers, so nothing is lost while the service is down; every handler is
+ * idempotent.
  */
 export async function startConsumers(ctx: TicketsContext): Promise<Stoppable[]> {
   const interactions = await ctx.bus.consume(dispatchConsumer('tickets-interactions', ['INTERACTION_CREATE']), (msg) =>
     handleInteraction(ctx, msg.data.d),
   );
-  const messages = await ctx.bus.consume(
-    dispatchConsumer('tickets-messages', ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK']),
-    async ({ data: dispatch }) => {
-      if (dispatch.t === 'MESSAGE_CREATE') await captureMessage(ctx, dispatch.d);
-      else if (dispatch.t === 'MESSAGE_UPDATE') await captureEdit(ctx, dispatch.d);
-      else if (dispatch.t === 'MESSAGE_DELETE') await captureDelete(dispatch.d);
-      else await captureBulkDelete(dispatch.d);
-    },
+  const messages = await ctx.bus.consumeBatches(
+    dispatchConsumer('tickets-messages', TICKET_MESSAGE_DISPATCHES),
+    MESSAGE_BATCH,
+    (batch) =>
+      captureMessageDispatches(
+        ctx,
+        batch.map((m) => m.data),
+      ),
   );
   return [{ stop: interactions }, { stop: messages }];
 }

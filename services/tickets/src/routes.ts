@@ -14,6 +14,7 @@ import { toTicketMessage } from './messages/toTicketMessage';
 import { postPanel } from './panel/postPanel';
 import { displayName } from './platform/users';
 import type { Actor } from './settings/actor';
+import { blacklistMember, unblacklistMember } from './settings/blacklist';
 import { createType, deleteType, updateType } from './settings/saveType';
 import { forgetSettings, settingsView } from './settings/settingsCache';
 import { toType } from './settings/toSettings';
@@ -50,14 +51,14 @@ async function resolveOpener(ctx: TicketsContext, guild: string, identity: Ident
 }
 
 /**
- * Runs a write of `guild`'s settings or types and then drops this process's cached settings view (also when the
- * write failed part-way), so that the answer and every later read here see the write.
+ * Runs a write of `guild`'s settings or types and then drops the cached settings view here and on every other
+ * replica (also when the write failed part-way), so that the answer and every later read see the write.
  */
-async function writingSettings<T>(guild: string, write: () => Promise<T>): Promise<T> {
+async function writingSettings<T>(ctx: TicketsContext, guild: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } finally {
-    forgetSettings(guild);
+    forgetSettings(ctx.bus, guild);
   }
 }
 
@@ -66,23 +67,37 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
   return [
     bind(ticketRoutes.getTicketSettings, ({ params }) => settingsView(ctx, params.guild)),
     bind(ticketRoutes.updateTicketSettings, async ({ params, body, identity }) => {
-      await writingSettings(params.guild, () => updateSettings(ctx, params.guild, body, actorOf(identity)));
+      await writingSettings(ctx, params.guild, () => updateSettings(ctx, params.guild, body, actorOf(identity)));
+      return settingsView(ctx, params.guild);
+    }),
+    bind(ticketRoutes.blacklistTicketMember, async ({ params, identity }) => {
+      await writingSettings(ctx, params.guild, () =>
+        blacklistMember(ctx, params.guild, params.member, actorOf(identity)),
+      );
+      return settingsView(ctx, params.guild);
+    }),
+    bind(ticketRoutes.unblacklistTicketMember, async ({ params, identity }) => {
+      await writingSettings(ctx, params.guild, () =>
+        unblacklistMember(ctx, params.guild, params.member, actorOf(identity)),
+      );
       return settingsView(ctx, params.guild);
     }),
     bind(ticketRoutes.postTicketPanel, async ({ params, body, identity }) => {
-      await writingSettings(params.guild, () => postPanel(ctx, params.guild, body.channel, actorOf(identity)));
+      await writingSettings(ctx, params.guild, () => postPanel(ctx, params.guild, body.channel, actorOf(identity)));
       return settingsView(ctx, params.guild);
     }),
     bind(ticketRoutes.createTicketType, async ({ params, body, identity }) =>
-      toType(await writingSettings(params.guild, () => createType(ctx, params.guild, body, actorOf(identity)))),
+      toType(await writingSettings(ctx, params.guild, () => createType(ctx, params.guild, body, actorOf(identity)))),
     ),
     bind(ticketRoutes.updateTicketType, async ({ params, body, identity }) =>
       toType(
-        await writingSettings(params.guild, () => updateType(ctx, params.guild, params.type, body, actorOf(identity))),
+        await writingSettings(ctx, params.guild, () =>
+          updateType(ctx, params.guild, params.type, body, actorOf(identity)),
+        ),
       ),
     ),
     bind(ticketRoutes.deleteTicketType, async ({ params, identity }) => {
-      await writingSettings(params.guild, () => deleteType(ctx, params.guild, params.type, actorOf(identity)));
+      await writingSettings(ctx, params.guild, () => deleteType(ctx, params.guild, params.type, actorOf(identity)));
       return undefined;
     }),
     bind(ticketRoutes.openTicket, async ({ params, body, identity }) => {

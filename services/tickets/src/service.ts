@@ -5,6 +5,7 @@ import { startConsumers } from './consumers';
 import { ticketsExport } from './export';
 import { startFeaturesResponder } from './features';
 import { ticketsRoutes } from './routes';
+import { followSettingsChanges } from './settings/settingsCache';
 
 /**
  * The tickets service: settings, types, panel, tickets and their messages, claim/close/reopen, automation, and the
@@ -33,6 +34,7 @@ export const definition: ServiceDefinition<typeof ticketsEnv, 'tickets'> = {
       },
       ctx.logger,
     );
-    return [...consumers, features, automation, archive];
+    const settings = followSettingsChanges(ctx.bus, ctx.logger);
+    return [...consumers, features, automation, archive, settings];
   },
 };

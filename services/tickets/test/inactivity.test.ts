@@ -14,9 +14,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** Publishes a MESSAGE_CREATE by `user` in `thread`, timestamped now. */
-async function say(thread: string, user: { id: string; username: string; bot?: boolean }, content: string) {
-  const at = new Date();
+/** Publishes a MESSAGE_CREATE by `user` in `thread`, timestamped `at` (default now; ids still increase). */
+async function say(
+  thread: string,
+  user: { id: string; username: string; bot?: boolean },
+  content: string,
+  at = new Date(),
+) {
   await h.dispatch(
     'MESSAGE_CREATE',
     messageCreate({
@@ -39,8 +43,10 @@ it('never reminds or closes a ticket whose opener wrote last; reminds then close
   const opener = { id: h.seed.ids.member, username: 'pat' };
   const staff = { id: h.seed.ids.support, username: 'sam' };
 
-  await say(waiting.thread, staff, 'hello, how can we help?');
-  await say(waiting.thread, opener, 'my order never arrived');
+  // Staff and opener in the same millisecond: the opener's later id makes them the last speaker.
+  const sameMs = new Date();
+  await say(waiting.thread, staff, 'hello, how can we help?', sameMs);
+  await say(waiting.thread, opener, 'my order never arrived', sameMs);
   await say(waiting.thread, { id: newSnowflake(), username: 'SomeBot', bot: true }, 'beep');
   await say(answered.thread, opener, 'my order never arrived');
   await say(answered.thread, staff, 'it was shipped today, does that help?');

@@ -1,10 +1,12 @@
+import { broadcastInvalidation, createLogger, onInvalidation } from '@guildhall/shared';
+import { eventually, waitFor } from '@guildhall/testkit';
 import { SettingsModel } from '../src/settings/model';
 import { type Harness, startHarness } from './harness';
 
 /**
  * `GET tickets/settings` is served from a per-process cache (`TICKETS_SETTINGS_CACHE_MS`, 60 s here so that nothing
- * expires during the test): a change written by someone else (another replica: here straight into MongoDB) is not
- * seen until the entry expires, while every write through this process is seen at once.
+ * expires during the test): a change written straight into MongoDB is not seen until the entry expires, every write
+ * through this process is seen at once, and one through another replica once its invalidation arrives.
  */
 let h: Harness;
 const base = () => `/api/v1/servers/${h.seed.id}/tickets`;
@@ -53,4 +55,38 @@ it('answers a refused write without keeping stale data', async () => {
   const before = (await h.call('GET', `${base()}/settings`)).body.settings;
   expect((await h.call('PATCH', `${base()}/settings`, { body: { closeAfter: -1 } })).status).toBe(400);
   expect((await h.call('GET', `${base()}/settings`)).body.settings).toEqual(before);
+});
+
+it("drops the answer when another replica announces a write of the guild's settings", async () => {
+  const before = (await h.call('GET', `${base()}/settings`)).body.settings;
+  await SettingsModel.updateOne({ _id: h.seed.id }, { $set: { panelText: 'written by replica two' } });
+  expect((await h.call('GET', `${base()}/settings`)).body.settings).toEqual(before);
+  broadcastInvalidation(h.peer, 'tickets-settings', [h.seed.id]);
+  await eventually(async () => {
+    expect((await h.call('GET', `${base()}/settings`)).body.settings.panelText).toBe('written by replica two');
+  });
+});
+
+it('drops the answer here and tells every replica when one member is blacklisted or let back', async () => {
+  const told: string[] = [];
+  const following = onInvalidation(
+    h.peer,
+    'tickets-settings',
+    (guild) => told.push(guild),
+    createLogger('test', 'silent'),
+  );
+  try {
+    await h.peer.nc.flush();
+    const member = h.seed.ids.member;
+    expect((await h.call('GET', `${base()}/settings`)).body.settings.blacklist).toEqual([]);
+    expect((await h.call('PUT', `${base()}/blacklist/${member}`)).status).toBe(200);
+    expect((await h.call('GET', `${base()}/settings`)).body.settings.blacklist).toEqual([member]);
+    await waitFor(() => told.length >= 1);
+    expect((await h.call('DELETE', `${base()}/blacklist/${member}`)).status).toBe(200);
+    expect((await h.call('GET', `${base()}/settings`)).body.settings.blacklist).toEqual([]);
+    await waitFor(() => told.length >= 2);
+    expect(told).toEqual([h.seed.id, h.seed.id]);
+  } finally {
+    await following.stop();
+  }
 });

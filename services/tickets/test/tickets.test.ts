@@ -1,5 +1,5 @@
 import { messageCreate } from '@guildhall/platform-simulator';
-import { newSnowflake, RPC } from '@guildhall/shared';
+import { MAX_BLACKLIST, newSnowflake, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { type GatewayMessageCreateDispatchData, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import { type Harness, startHarness } from './harness';
@@ -127,6 +127,70 @@ describe('settings and types', () => {
   it('needs tickets.manage to change settings', async () => {
     const res = await h.call('PATCH', `${base()}/settings`, { body: { pingStaff: true }, caps: ['tickets.read'] });
     expect(res.status).toBe(403);
+    for (const method of ['PUT', 'DELETE']) {
+      const one = await h.call(method, `${base()}/blacklist/${h.seed.ids.member}`, { caps: ['tickets.read'] });
+      expect(one.status).toBe(403);
+    }
+  });
+
+  it('blacklists and lets back one member at a time, keeping what others change at the same moment', async () => {
+    const blacklist = async (): Promise<string[]> =>
+      [...(await h.call('GET', `${base()}/settings`)).body.settings.blacklist].sort();
+    const [first, second] = [newSnowflake(), newSnowflake()];
+    const added = await h.call('PUT', `${base()}/blacklist/${first}`);
+    expect(added.status).toBe(200);
+    expect(added.body.settings.blacklist).toEqual([first]);
+    expect(added.body.types).toEqual(expect.any(Array));
+    const event = await waitFor(() =>
+      h.events.find((e) => e.type === 'settings.updated' && e.data.changes.some((c) => c.field === 'blacklist')),
+    );
+    expect(event.data).toMatchObject({
+      actor: h.seed.ids.admin,
+      changes: [{ field: 'blacklist', before: [], after: [first] }],
+    });
+    expect((await h.call('PUT', `${base()}/blacklist/${first}`)).body.settings.blacklist).toEqual([first]);
+
+    // Each change reads nothing first: one staff member removing `first` while another adds `second` keeps both.
+    const [removed, addedToo] = await Promise.all([
+      h.call('DELETE', `${base()}/blacklist/${first}`),
+      h.call('PUT', `${base()}/blacklist/${second}`),
+    ]);
+    expect([removed.status, addedToo.status]).toEqual([200, 200]);
+    expect(await blacklist()).toEqual([second]);
+    const many = Array.from({ length: 6 }, () => newSnowflake());
+    const answers = await Promise.all(many.map((id) => h.call('PUT', `${base()}/blacklist/${id}`)));
+    expect(answers.map((a) => a.status)).toEqual(many.map(() => 200));
+    expect(await blacklist()).toEqual([second, ...many].sort());
+
+    const notListed = await h.call('DELETE', `${base()}/blacklist/${first}`);
+    expect(notListed.status).toBe(200);
+    expect([...notListed.body.settings.blacklist].sort()).toEqual([second, ...many].sort());
+    for (const id of [second, ...many]) expect((await h.call('DELETE', `${base()}/blacklist/${id}`)).status).toBe(200);
+    expect(await blacklist()).toEqual([]);
+  });
+
+  it('refuses a member that is not a user id, naming it and changing nothing', async () => {
+    for (const method of ['PUT', 'DELETE']) {
+      for (const bad of ['not-a-member', '01', '18446744073709551616']) {
+        const res = await h.call(method, `${base()}/blacklist/${bad}`);
+        expect(res.status).toBe(400);
+        expect(res.body.errors).toEqual([expect.objectContaining({ field: 'params.member' })]);
+      }
+    }
+    expect((await h.call('GET', `${base()}/settings`)).body.settings.blacklist).toEqual([]);
+  });
+
+  it(`refuses a blacklist entry past ${MAX_BLACKLIST} members (409), a listed member is still answered`, async () => {
+    const full = Array.from({ length: MAX_BLACKLIST }, () => newSnowflake());
+    expect((await h.call('PATCH', `${base()}/settings`, { body: { blacklist: full } })).status).toBe(200);
+    expect((await h.call('PUT', `${base()}/blacklist/${newSnowflake()}`)).status).toBe(409);
+    const again = await h.call('PUT', `${base()}/blacklist/${full[0]}`);
+    expect(again.status).toBe(200);
+    expect(again.body.settings.blacklist).toHaveLength(MAX_BLACKLIST);
+    expect((await h.call('DELETE', `${base()}/blacklist/${full[0]}`)).body.settings.blacklist).toHaveLength(
+      MAX_BLACKLIST - 1,
+    );
+    expect((await h.call('PATCH', `${base()}/settings`, { body: { blacklist: [] } })).status).toBe(200);
   });
 });
 

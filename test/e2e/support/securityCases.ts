@@ -37,6 +37,7 @@ function paramValue(route: ApiRoute, name: string, ids: RealIds): string {
     guild: ids.guild,
     number: String(route.path.includes('/cases/') ? ids.caseNumber : ids.ticketNumber),
     user: ids.member,
+    member: ids.member,
     id: route.path.includes('/appeals/') ? ids.appeal : ids.report,
     action: 'claim',
     type: ids.ticketType,

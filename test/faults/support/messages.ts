@@ -9,12 +9,13 @@ import {
 } from 'discord-api-types/v10';
 
 const DISCORD_EPOCH_MS = 1420070400000n;
-/** Worker id 3 in the snowflakes made here, so they never equal an id of the fixture day (worker 1). */
-const WORKER_BITS = 3n << 17n;
 
-/** A snowflake created at `ms` (Unix ms) with the 12-bit `increment`, in the platform's layout. */
-export function snowflakeAt(ms: number, increment: number): string {
-  return (((BigInt(ms) - DISCORD_EPOCH_MS) << 22n) | WORKER_BITS | BigInt(increment & 0xfff)).toString();
+/**
+ * A snowflake created at `ms` (Unix ms) with the 12-bit `increment`, in the platform's layout. Worker id `worker`
+ * (default 3; the fixture day uses 1), so streams written with different workers never share an id.
+ */
+export function snowflakeAt(ms: number, increment: number, worker = 3): string {
+  return (((BigInt(ms) - DISCORD_EPOCH_MS) << 22n) | (BigInt(worker) << 17n) | BigInt(increment & 0xfff)).toString();
 }
 
 /** ISO 8601 with microseconds and `+00:00`, as the platform writes timestamps. */
@@ -65,41 +66,67 @@ export async function writeMessageFlood(
   return ids;
 }
 
-/** What `writeEditsAndRoleChanges` wrote: message ids with their first and edited text, member ids and the role. */
-export interface EditsAndRoles {
-  messages: Array<{ id: string; first: string; edited: string }>;
+/** What `writeReplicaStream` wrote, to check what the services stored from it. */
+export interface ReplicaStream {
+  /** The channel of every message (the fixture day's). */
+  channel: string;
+  /** The author of every message (a fixture-day member, not a bot). */
+  author: string;
+  messages: Array<{ id: string; first: string; edited: string; at: string }>;
   members: string[];
+  /** The role each member gets added then removed. */
   role: string;
+  /** Roles created, then renamed twice (`<label> v1`, `<label> v2`). */
+  roles: string[];
+  /** Every id and platform timestamp written, with a label the same in every stream (`m12`, `u3`, `t12`, ...). */
+  labels: Map<string, string>;
 }
 
 /**
- * Writes to `file` (NDJSON gateway payloads for `guild`): `members` GUILD_MEMBER_ADDs without roles, then `count`
- * messages each created (a fixture-day message with new id and text) and edited at once (MESSAGE_UPDATE with the full
- * message, as the platform sends it), and, spread over them, each member getting `role` added then removed at once
- * (two GUILD_MEMBER_UPDATEs). Handled out of order, an edit stores the edited text as the original and a role change
- * diffs against the wrong snapshot.
+ * Writes to `file` (NDJSON gateway payloads for `guild`, ids made with snowflake worker `worker`): `members`
+ * GUILD_MEMBER_ADDs without roles and `roles` GUILD_ROLE_CREATEs; then `count` messages each created (a fixture-day
+ * message with new id and text) and edited at once (MESSAGE_UPDATE with the full message, as the platform sends it);
+ * spread over them, each member getting `role` added then removed at once (two GUILD_MEMBER_UPDATEs) and each created
+ * role renamed twice at once (two GUILD_ROLE_UPDATEs); last a GUILD_BAN_REMOVE of each member. Handled out of order,
+ * an edit stores the edited text as the original, a role change diffs against the wrong snapshot, a rename leaves the
+ * older name stored.
  */
-export async function writeEditsAndRoleChanges(
+export async function writeReplicaStream(
   file: string,
-  guild: string,
-  count: number,
-  members: number,
-  dayStart: Date,
-): Promise<EditsAndRoles> {
-  const template = messageTemplates(dayStart).find((m) => !m.message_reference && !m.author.bot && !m.webhook_id)!;
+  opts: { guild: string; count: number; members: number; roles: number; dayStart: Date; worker: number },
+): Promise<ReplicaStream> {
+  const { guild, count, worker } = opts;
+  const template = messageTemplates(opts.dayStart).find((m) => !m.message_reference && !m.author.bot && !m.webhook_id)!;
   const out = createWriteStream(file);
+  const labels = new Map<string, string>();
   let s = 2;
   const write = async (t: string, d: unknown) => {
     if (!out.write(`${JSON.stringify({ t, s: s++, op: GatewayOpcodes.Dispatch, d })}\n`)) await once(out, 'drain');
   };
   const endMs = Date.now();
-  const role = snowflakeAt(endMs - 2 * count - members - 1, 4000);
-  const memberIds = Array.from({ length: members }, (_, i) => snowflakeAt(endMs - 2 * count - members + i, 4001 + i));
-  const member = (id: string, roles: string[]) => ({
+  const startMs = endMs - 2 * count - opts.members - opts.roles - 1;
+  const id = (offset: number, increment: number, label: string) => {
+    const made = snowflakeAt(startMs + offset, increment, worker);
+    labels.set(made, label);
+    return made;
+  };
+  const role = id(0, 4000, 'role');
+  const memberIds = Array.from({ length: opts.members }, (_, i) => id(1 + i, 4001 + i, `u${i}`));
+  const roleIds = Array.from({ length: opts.roles }, (_, i) => id(1 + opts.members + i, 3000 + i, `r${i}`));
+  const joinedAt = platformTime(endMs - 3_600_000);
+  labels.set(joinedAt, 'joined');
+  const user = (uid: string) => ({
+    id: uid,
+    username: `member${labels.get(uid)}`,
+    discriminator: '0',
+    global_name: null,
+    avatar: null,
+  });
+  const member = (uid: string, roles: string[]) => ({
     guild_id: guild,
-    user: { id, username: `member${id.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
+    user: user(uid),
     roles,
-    joined_at: platformTime(endMs - 3_600_000),
+    joined_at: joinedAt,
     nick: null,
     avatar: null,
     premium_since: null,
@@ -109,28 +136,66 @@ export async function writeEditsAndRoleChanges(
     flags: 0,
     communication_disabled_until: null,
   });
-  for (const id of memberIds) await write(GatewayDispatchEvents.GuildMemberAdd, member(id, []));
-  const messages: EditsAndRoles['messages'] = [];
-  const every = Math.max(1, Math.floor(count / members));
+  const guildRole = (rid: string, name: string, position: number) => ({
+    guild_id: guild,
+    role: {
+      id: rid,
+      name,
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      icon: null,
+      unicode_emoji: null,
+      position,
+      permissions: '0',
+      managed: false,
+      mentionable: false,
+      flags: 0,
+    },
+  });
+  for (const uid of memberIds) await write(GatewayDispatchEvents.GuildMemberAdd, member(uid, []));
+  for (const [i, rid] of roleIds.entries())
+    await write(GatewayDispatchEvents.GuildRoleCreate, guildRole(rid, `r${i} v0`, 1));
+  const messages: ReplicaStream['messages'] = [];
+  const everyMember = Math.max(1, Math.floor(count / opts.members));
+  const everyRole = Math.max(1, Math.floor(count / Math.max(1, opts.roles)));
   for (let i = 0; i < count; i++) {
     const at = endMs - count + i;
-    const message = { ...template, guild_id: guild, id: snowflakeAt(at, i), timestamp: platformTime(at) };
+    const message = {
+      ...template,
+      guild_id: guild,
+      id: id(count + i, i, `m${i}`),
+      timestamp: platformTime(at),
+    };
+    labels.set(message.timestamp, `t${i}`);
+    const edit = platformTime(at + 1);
+    if (!labels.has(edit)) labels.set(edit, `t${i}e`);
     const first = `first text of message ${i}`;
     const edited = `edited text of message ${i}`;
-    messages.push({ id: message.id, first, edited });
+    messages.push({ id: message.id, first, edited, at: message.timestamp });
     await write(GatewayDispatchEvents.MessageCreate, { ...message, content: first });
-    await write(GatewayDispatchEvents.MessageUpdate, {
-      ...message,
-      content: edited,
-      edited_timestamp: platformTime(at + 1),
-    });
-    const m = i % every === 0 ? memberIds[i / every] : undefined;
+    await write(GatewayDispatchEvents.MessageUpdate, { ...message, content: edited, edited_timestamp: edit });
+    const m = i % everyMember === 0 ? memberIds[i / everyMember] : undefined;
     if (m) {
       await write(GatewayDispatchEvents.GuildMemberUpdate, member(m, [role]));
       await write(GatewayDispatchEvents.GuildMemberUpdate, member(m, []));
     }
+    const r = i % everyRole === 0 ? roleIds[i / everyRole] : undefined;
+    if (r) {
+      await write(GatewayDispatchEvents.GuildRoleUpdate, guildRole(r, `${labels.get(r)} v1`, 1));
+      await write(GatewayDispatchEvents.GuildRoleUpdate, guildRole(r, `${labels.get(r)} v2`, 1));
+    }
   }
+  for (const uid of memberIds) await write(GatewayDispatchEvents.GuildBanRemove, { guild_id: guild, user: user(uid) });
   out.end();
   await once(out, 'finish');
-  return { messages, members: memberIds, role };
+  return {
+    channel: template.channel_id,
+    author: template.author.id,
+    messages,
+    members: memberIds,
+    role,
+    roles: roleIds,
+    labels,
+  };
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiError } from '../api';
+import type { Action } from '../hooks';
 
 /** A problem+json answer shown to the user: its title, detail and every field it names. */
 export function Problem({ error }: { error: ApiError | null }) {
@@ -19,6 +20,20 @@ export function Problem({ error }: { error: ApiError | null }) {
         </ul>
       )}
     </div>
+  );
+}
+
+/** The outcome of a `useAction` change: its problem (fields named), or its saved message as a status. */
+export function SaveResult({ action }: { action: Pick<Action, 'error' | 'done'> }) {
+  return (
+    <>
+      <Problem error={action.error} />
+      {action.done && (
+        <p className="ok" role="status">
+          {action.done}
+        </p>
+      )}
+    </>
   );
 }
 

@@ -15,9 +15,11 @@ export function CaseDetailPage() {
   const action = useAction();
   const [reason, setReason] = useState('');
   const c = detail.data?.case;
+  // Follows the stored reason, not every reload: revoking keeps a reason being edited.
+  const storedReason = c?.reason;
   useEffect(() => {
-    if (c) setReason(c.reason);
-  }, [c]);
+    if (storedReason !== undefined) setReason(storedReason);
+  }, [storedReason]);
   const canRevoke =
     info?.caps.includes('cases.revoke') && c && (c.action === 'timeout' || c.action === 'ban') && c.status === 'active';
   return (

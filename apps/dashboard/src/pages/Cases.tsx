@@ -4,6 +4,7 @@ import { guildPath } from '../api';
 import { IdField, SelectField, useUrlFilters } from '../components/Filters';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
+import { Table } from '../components/Table';
 import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Case } from '../types';
@@ -85,41 +86,26 @@ export function CasesPage() {
 /** A table of cases linking to each case and member. */
 export function CaseTable({ guild, cases }: { guild: string; cases: Case[] }) {
   return (
-    <div className="scroll">
-      <table className="table cases">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Action</th>
-            <th scope="col">Member</th>
-            <th scope="col">Moderator</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {cases.map((c) => (
-            <tr key={c.number} data-case={c.number}>
-              <td>
-                <Link to={`/guilds/${guild}/cases/${c.number}`}>#{c.number}</Link>
-              </td>
-              <td>{c.action}</td>
-              <td>
-                <Link to={`/guilds/${guild}/members/${c.target}`}>{c.targetName}</Link>
-              </td>
-              <td>{c.moderatorName}</td>
-              <td className="reason">{c.reason}</td>
-              <td>
-                <Badge value={c.status} />
-              </td>
-              <td>
-                <When at={c.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table className="cases" columns={['#', 'Action', 'Member', 'Moderator', 'Reason', 'Status', 'Created']}>
+      {cases.map((c) => (
+        <tr key={c.number} data-case={c.number}>
+          <td>
+            <Link to={`/guilds/${guild}/cases/${c.number}`}>#{c.number}</Link>
+          </td>
+          <td>{c.action}</td>
+          <td>
+            <Link to={`/guilds/${guild}/members/${c.target}`}>{c.targetName}</Link>
+          </td>
+          <td>{c.moderatorName}</td>
+          <td className="reason">{c.reason}</td>
+          <td>
+            <Badge value={c.status} />
+          </td>
+          <td>
+            <When at={c.createdAt} />
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

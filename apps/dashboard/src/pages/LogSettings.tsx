@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, guildPath } from '../api';
 import { ChannelSelect, textChannels } from '../components/ChannelSelect';
-import { Loadable, Problem } from '../components/Status';
+import { CheckField } from '../components/Fields';
+import { Loadable, SaveResult } from '../components/Status';
 import { useAction, useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { LogSettings, Structure } from '../types';
@@ -26,7 +27,6 @@ export function LogSettingsPage() {
   const structure = useLoad<Structure>(guildPath(guild, '/structure'));
   const [form, setForm] = useState<LogSettings | null>(null);
   const save = useAction();
-  const [saved, setSaved] = useState(false);
   useEffect(() => {
     if (stored.data) setForm(stored.data.settings);
   }, [stored.data]);
@@ -44,7 +44,6 @@ export function LogSettingsPage() {
             className="form"
             onSubmit={async (e) => {
               e.preventDefault();
-              setSaved(false);
               const { messagesChannel, membersChannel, moderationChannel, serverChannel, ignoredChannels, ignoreBots } =
                 form;
               const body = {
@@ -55,14 +54,9 @@ export function LogSettingsPage() {
                 ignoredChannels,
                 ignoreBots,
               };
-              let answer: { settings: LogSettings } | undefined;
-              const ok = await save.run(async () => {
-                answer = await api<{ settings: LogSettings }>('PUT', guildPath(guild, '/logs'), body);
-              });
-              if (ok && answer) {
-                setForm(answer.settings);
-                setSaved(true);
-              }
+              await save.run(async () => {
+                setForm((await api<{ settings: LogSettings }>('PUT', guildPath(guild, '/logs'), body)).settings);
+              }, 'Saved.');
             }}
           >
             <fieldset disabled={!canManage}>
@@ -98,22 +92,14 @@ export function LogSettingsPage() {
                   ))}
                 </select>
               </div>
-              <div className="check">
-                <input
-                  id="ignore-bots"
-                  type="checkbox"
-                  checked={form.ignoreBots}
-                  onChange={(e) => setForm({ ...form, ignoreBots: e.target.checked })}
-                />
-                <label htmlFor="ignore-bots">Ignore messages of bots</label>
-              </div>
+              <CheckField
+                id="ignore-bots"
+                label="Ignore messages of bots"
+                checked={form.ignoreBots}
+                onChange={(checked) => setForm({ ...form, ignoreBots: checked })}
+              />
             </fieldset>
-            <Problem error={save.error} />
-            {saved && (
-              <p className="ok" role="status">
-                Saved.
-              </p>
-            )}
+            <SaveResult action={save} />
             {canManage && (
               <button type="submit" className="primary" disabled={save.busy}>
                 Save log settings

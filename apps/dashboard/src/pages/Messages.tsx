@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { guildPath } from '../api';
+import { CheckField } from '../components/Fields';
 import { Pager } from '../components/Pager';
 import { Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
@@ -59,15 +60,12 @@ export function MessagesPage() {
               ))}
           </select>
         </div>
-        <div className="check">
-          <input
-            id="m-deleted"
-            type="checkbox"
-            checked={draft.deleted}
-            onChange={(e) => setDraft({ ...draft, deleted: e.target.checked })}
-          />
-          <label htmlFor="m-deleted">Deleted only</label>
-        </div>
+        <CheckField
+          id="m-deleted"
+          label="Deleted only"
+          checked={draft.deleted}
+          onChange={(checked) => setDraft({ ...draft, deleted: checked })}
+        />
         <button type="submit" className="primary">
           Search
         </button>

@@ -1,16 +1,10 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, guildPath } from '../api';
-import { Loadable, Problem, When } from '../components/Status';
+import { Loadable, SaveResult, When } from '../components/Status';
 import { useAction, useLoad, useTitle } from '../hooks';
+import type { Pack, Packs } from '../types';
 
-interface Packs {
-  enabled: boolean;
-  packs: Array<{ pack: string; name: string; position: number; contributes: boolean; items: number }>;
-  available: Array<{ id: string; name: string; createdAt: string }>;
-  loose: Array<{ id: string; kind: string; name: string; animated: boolean; url: string }>;
-  slots: Array<{ kind: string; used: number; limit: number }>;
-}
 interface Deletion {
   applied: boolean;
   lines: string[];
@@ -24,8 +18,9 @@ interface Pending {
 }
 
 /**
- * Emoji and sticker packs: slots per kind, subscribed packs (unsubscribe shows what would be deleted first), packs to
- * subscribe to, creating a pack, and deleting the guild's own loose items (preview first).
+ * Emoji and sticker packs: slots per kind, subscribed packs with their items in order (reordered by drag and drop or
+ * move buttons; the owner deletes an item after its preview), unsubscribing (shows what would be deleted first), packs
+ * to subscribe to, creating a pack, and deleting the guild's own loose items (preview first).
  */
 export function PacksPage() {
   const { guild = '' } = useParams();
@@ -35,13 +30,8 @@ export function PacksPage() {
   const [pending, setPending] = useState<Pending | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const [name, setName] = useState('');
-  const [done, setDone] = useState('');
   const run = async (message: string, fn: () => Promise<unknown>) => {
-    setDone('');
-    if (await act.run(fn)) {
-      setDone(message);
-      packs.reload();
-    }
+    if (await act.run(fn, message)) packs.reload();
   };
   const preview = async (what: string, ask: (preview: boolean) => Promise<Deletion>) => {
     let result: Deletion | undefined;
@@ -52,12 +42,7 @@ export function PacksPage() {
   return (
     <>
       <h1>Packs</h1>
-      <Problem error={act.error} />
-      {done && (
-        <p className="ok" role="status">
-          {done}
-        </p>
-      )}
+      <SaveResult action={act} />
       {pending && (
         <section className="problem" aria-labelledby="preview-title">
           <h2 id="preview-title">Delete {pending.what}?</h2>
@@ -107,38 +92,62 @@ export function PacksPage() {
                 {p.packs.map((s) => (
                   <li key={s.pack}>
                     <strong>{s.name}</strong> — {s.items} item{s.items === 1 ? '' : 's'},{' '}
-                    {s.contributes ? 'contributes' : 'uses only'}
-                    <div className="actions">
-                      <button
-                        type="button"
-                        disabled={act.busy}
-                        onClick={() =>
-                          void run(`${s.name} updated.`, () =>
-                            api('PUT', guildPath(guild, `/packs/${s.pack}/subscription`), {
-                              contributes: !s.contributes,
-                            }),
-                          )
-                        }
-                      >
-                        {s.contributes ? 'Stop contributing' : 'Contribute'}
-                        <span className="sr-only"> to {s.name}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        disabled={act.busy}
-                        onClick={() =>
-                          void preview(`the copies of ${s.name}`, (dry) =>
-                            api<Deletion>(
-                              'DELETE',
-                              guildPath(guild, `/packs/${s.pack}/subscription`, { preview: dry ? 'true' : undefined }),
-                            ),
-                          )
-                        }
-                      >
-                        Unsubscribe<span className="sr-only"> from {s.name}</span>
-                      </button>
-                    </div>
+                    {s.owner ? 'owned by this guild' : s.contributes ? 'contributes' : 'uses only'}
+                    <PackItems
+                      pack={s}
+                      busy={act.busy}
+                      onOrder={(ids) =>
+                        void run(`Order of ${s.name} saved.`, () =>
+                          api('PUT', guildPath(guild, `/packs/${s.pack}/items`), { ids }),
+                        )
+                      }
+                      onDelete={(item) =>
+                        void preview(`${item.name} from every guild`, (dry) =>
+                          api<Deletion>(
+                            'POST',
+                            guildPath(guild, '/items/delete', { preview: dry ? 'true' : undefined }),
+                            {
+                              ids: [item.id],
+                            },
+                          ),
+                        )
+                      }
+                    />
+                    {!s.owner && (
+                      <div className="actions">
+                        <button
+                          type="button"
+                          disabled={act.busy}
+                          onClick={() =>
+                            void run(`${s.name} updated.`, () =>
+                              api('PUT', guildPath(guild, `/packs/${s.pack}/subscription`), {
+                                contributes: !s.contributes,
+                              }),
+                            )
+                          }
+                        >
+                          {s.contributes ? 'Stop contributing' : 'Contribute'}
+                          <span className="sr-only"> to {s.name}</span>
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          disabled={act.busy}
+                          onClick={() =>
+                            void preview(`the copies of ${s.name}`, (dry) =>
+                              api<Deletion>(
+                                'DELETE',
+                                guildPath(guild, `/packs/${s.pack}/subscription`, {
+                                  preview: dry ? 'true' : undefined,
+                                }),
+                              ),
+                            )
+                          }
+                        >
+                          Unsubscribe<span className="sr-only"> from {s.name}</span>
+                        </button>
+                      </div>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -230,5 +239,85 @@ export function PacksPage() {
         )}
       </Loadable>
     </>
+  );
+}
+
+/**
+ * A pack's items in the pack's order. The owner guild and contributing guilds reorder them by dragging an item onto
+ * another, or with the Move up / Move down buttons (keyboard); each change is saved at once (`onOrder`). The owner
+ * guild can delete an item from every guild (`onDelete`, which previews first).
+ */
+function PackItems({
+  pack,
+  busy,
+  onOrder,
+  onDelete,
+}: {
+  pack: Pack;
+  busy: boolean;
+  onOrder: (ids: string[]) => void;
+  onDelete: (item: Pack['contents'][number]) => void;
+}) {
+  const [dragged, setDragged] = useState<number | null>(null);
+  const items = pack.contents;
+  if (items.length === 0) return <p className="empty">No item in this pack yet.</p>;
+  const editable = (pack.owner || pack.contributes) && !busy;
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= items.length) return;
+    const ids = items.map((i) => i.id);
+    const [id] = ids.splice(from, 1);
+    ids.splice(to, 0, id as string);
+    onOrder(ids);
+  };
+  return (
+    <ol className="pack-items" aria-label={`Items of ${pack.name}`}>
+      {items.map((item, i) => (
+        <li
+          key={item.id}
+          data-item={item.id}
+          draggable={editable}
+          className={dragged === i ? 'dragging' : undefined}
+          onDragStart={(e) => {
+            e.dataTransfer.effectAllowed = 'move';
+            e.dataTransfer.setData('text/plain', item.id);
+            setDragged(i);
+          }}
+          onDragEnd={() => setDragged(null)}
+          onDragOver={(e) => {
+            if (dragged !== null) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            e.preventDefault();
+            if (dragged !== null) move(dragged, i);
+            setDragged(null);
+          }}
+        >
+          {item.kind === 'sticker' && item.url.endsWith('.json') ? (
+            <span className="item-image muted">Lottie</span>
+          ) : (
+            <img className="item-image" src={item.url} alt="" width={32} height={32} loading="lazy" />
+          )}
+          <span className="item-name">
+            {item.kind === 'sticker' ? item.name : `:${item.name}:`}
+            {!item.held && <span className="muted small"> (not in this guild)</span>}
+          </span>
+          {editable && (
+            <span className="actions">
+              <button type="button" disabled={i === 0} onClick={() => move(i, i - 1)}>
+                Move up<span className="sr-only"> {item.name}</span>
+              </button>
+              <button type="button" disabled={i === items.length - 1} onClick={() => move(i, i + 1)}>
+                Move down<span className="sr-only"> {item.name}</span>
+              </button>
+              {pack.owner && (
+                <button type="button" className="danger" onClick={() => onDelete(item)}>
+                  Delete<span className="sr-only"> {item.name}</span>…
+                </button>
+              )}
+            </span>
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -19,7 +19,7 @@ export function TicketPage() {
   const act = async (name: 'claim' | 'close' | 'reopen') => {
     const body = name === 'close' && reason.trim() ? { reason: reason.trim() } : {};
     if (await action.run(() => api('POST', guildPath(guild, `/tickets/${number}/${name}`), body))) {
-      setReason('');
+      if (name === 'close') setReason('');
       view.reload();
     }
   };

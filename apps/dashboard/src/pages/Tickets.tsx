@@ -4,6 +4,7 @@ import { guildPath } from '../api';
 import { IdField, SelectField, useUrlFilters } from '../components/Filters';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
+import { Table } from '../components/Table';
 import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Ticket } from '../types';
@@ -57,38 +58,24 @@ export function TicketsPage() {
         empty={list.data?.tickets.length === 0}
         emptyText="No tickets match."
       >
-        <div className="scroll">
-          <table className="table tickets">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Type</th>
-                <th scope="col">Opened by</th>
-                <th scope="col">Status</th>
-                <th scope="col">Claimed by</th>
-                <th scope="col">Opened</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data?.tickets.map((t) => (
-                <tr key={t.number} data-ticket={t.number}>
-                  <td>
-                    <Link to={`/guilds/${guild}/tickets/${t.number}`}>#{t.number}</Link>
-                  </td>
-                  <td>{t.typeName}</td>
-                  <td>{t.openerName}</td>
-                  <td>
-                    <Badge value={t.status} />
-                  </td>
-                  <td>{t.claimedName ?? '—'}</td>
-                  <td>
-                    <When at={t.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table className="tickets" columns={['#', 'Type', 'Opened by', 'Status', 'Claimed by', 'Opened']}>
+          {list.data?.tickets.map((t) => (
+            <tr key={t.number} data-ticket={t.number}>
+              <td>
+                <Link to={`/guilds/${guild}/tickets/${t.number}`}>#{t.number}</Link>
+              </td>
+              <td>{t.typeName}</td>
+              <td>{t.openerName}</td>
+              <td>
+                <Badge value={t.status} />
+              </td>
+              <td>{t.claimedName ?? '—'}</td>
+              <td>
+                <When at={t.createdAt} />
+              </td>
+            </tr>
+          ))}
+        </Table>
         <Pager cursors={cursors} next={list.data?.next != null ? String(list.data.next) : null} onChange={setCursors} />
       </Loadable>
     </>

@@ -100,7 +100,7 @@ export const adminCommands: Record<string, Handler> = {
       db: ctx.db,
       collections: colls.length,
       views: 0,
-      objects: colls.reduce((n, c) => n + c.docs.size, 0),
+      objects: colls.reduce((n, c) => n + c.size, 0),
       dataSize,
       storageSize: dataSize,
       indexes: colls.reduce((n, c) => n + c.indexes.size, 0),
@@ -114,7 +114,7 @@ export const adminCommands: Record<string, Handler> = {
     if (!coll)
       throw new MongoCommandError('NamespaceNotFound', `Collection [${ctx.db}.${String(cmd.collStats)}] not found.`);
     const size = coll.dataSize();
-    const count = coll.docs.size;
+    const count = coll.size;
     return {
       ns: coll.ns,
       count,

@@ -59,7 +59,7 @@ function aggregate(coll: Collection | undefined, pipeline: Doc[], ctx: CommandCo
   const readOnly = rest.every((s) => READ_ONLY_STAGES.has(Object.keys(s)[0]));
   const agg = new Aggregator(rest, {
     processingMode: readOnly ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT,
-    collectionResolver: (name: string) => [...(ctx.storage.collection(ctx.db, name)?.docs.values() ?? [])],
+    collectionResolver: (name: string) => [...(ctx.storage.collection(ctx.db, name)?.all() ?? [])],
   });
   return { docs: agg.run(found.docs) as Doc[], explain: found.explain };
 }
@@ -206,7 +206,7 @@ export const crudCommands: Record<string, Handler> = {
     const query = docOrEmpty(cmd.query);
     const n = Object.keys(query).length
       ? runFind(coll, { filter: query, skip, limit, hint: cmd.hint }).docs.length
-      : Math.max(0, Math.min(limit || Number.POSITIVE_INFINITY, coll.docs.size - skip));
+      : Math.max(0, Math.min(limit || Number.POSITIVE_INFINITY, coll.size - skip));
     return { n, ok: 1 };
   },
   distinct: (cmd, ctx) => {

@@ -96,19 +96,19 @@ export function runFind(coll: Collection, req: FindRequest): FindResult {
     : undefined;
   let docsExamined = 0;
   const matched: Doc[] = [];
-  const seen = p.mayRepeat ? new Set<string>() : null;
+  const seen = p.mayRepeat ? new Set<number>() : null;
   const source: Iterable<Doc> = p.ids
     ? (function* () {
-        for (const id of p.ids!) {
+        for (const rid of p.ids!) {
           if (seen) {
-            if (seen.has(id)) continue;
-            seen.add(id);
+            if (seen.has(rid)) continue;
+            seen.add(rid);
           }
-          const d = coll.docs.get(id);
+          const d = coll.read(rid);
           if (d) yield d;
         }
       })()
-    : coll.docs.values();
+    : coll.all();
   for (const d of source) {
     docsExamined++;
     if (text && !text.index.matches(d, text.search)) continue;

@@ -11,11 +11,11 @@ interface FieldConstraint {
   high?: Bound;
 }
 
-/** How a query reads a collection. `ids` is null for a collection scan. */
+/** How a query reads a collection. `ids` (record ids) is null for a collection scan. */
 export interface Plan {
   stage: 'IXSCAN' | 'COLLSCAN' | 'TEXT';
   indexName?: string;
-  ids: Iterable<string> | null;
+  ids: Iterable<number> | null;
   /** True when `ids` already come in the order the sort asks for. */
   sorted: boolean;
   /** True when the same id can come more than once (multikey index). */

@@ -1,7 +1,8 @@
-import { calculateObjectSize, ObjectId } from 'bson';
+import { calculateObjectSize, deserialize, ObjectId, serialize } from 'bson';
 import { check, MongoCommandError } from '../errors';
 import { compareValues, type Doc, idFirst, idKey, isPlainObject } from '../values';
 import type { ChunkFiles } from './chunkFiles';
+import type { DocHeap } from './docHeap';
 import { defaultIndexName, type IndexSpec, OrderedIndex } from './indexes';
 import { TextIndex } from './textIndex';
 
@@ -12,7 +13,12 @@ export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 export type AnyIndex = OrderedIndex | TextIndex;
 
 /** Receives the journal records of a collection's mutations. */
-export type RecordSink = (rec: Doc) => void;
+export interface RecordSink {
+  /** A record other than a document version (deletion, index creation or drop). */
+  record(rec: Doc): void;
+  /** A document version, given as its BSON bytes. */
+  put(db: string, c: string, doc: Uint8Array): void;
+}
 
 const OPTION_KEYS = [
   'unique',
@@ -58,22 +64,28 @@ export function normalizeIndexSpec(raw: Doc): IndexSpec {
 }
 
 /**
- * One collection: documents by `_id` (insertion order is the natural order) and its indexes, always including the
- * unique `_id_` index. Every mutation checks all unique indexes before touching anything, so a failed write leaves no
- * trace, then reports a journal record to the sink.
+ * One collection: its documents (BSON bytes in the storage's {@link DocHeap}, decoded on every read, so callers always
+ * get a private copy; insertion order is the natural order) and its indexes, always including the unique `_id_` index,
+ * which also finds documents by `_id`. Index entries name documents by record id (heap slot). Every mutation checks
+ * all unique indexes before touching anything, so a failed write leaves no trace, then reports a journal record to
+ * the sink.
  */
 export class Collection {
-  readonly docs = new Map<string, Doc>();
+  /** Record ids of the documents, in insertion order. */
+  private readonly records = new Set<number>();
   readonly indexes = new Map<string, AnyIndex>();
+  private readonly idIndex: OrderedIndex;
 
   constructor(
     readonly db: string,
     readonly name: string,
     private readonly sink: RecordSink,
+    private readonly heap: DocHeap,
     /** Where binary payloads are kept on disk instead of in memory (GridFS chunk collections with a data dir). */
     private readonly payloads?: ChunkFiles,
   ) {
-    this.indexes.set('_id_', new OrderedIndex({ key: { _id: 1 }, name: '_id_' }, this.ns));
+    this.idIndex = new OrderedIndex({ key: { _id: 1 }, name: '_id_' }, this.ns);
+    this.indexes.set('_id_', this.idIndex);
   }
 
   /** `db.collection`. */
@@ -81,10 +93,36 @@ export class Collection {
     return `${this.db}.${this.name}`;
   }
 
+  /** Number of documents. */
+  get size(): number {
+    return this.records.size;
+  }
+
   /** The collection's text index, if any. */
   get textIndex(): TextIndex | undefined {
     for (const ix of this.indexes.values()) if (ix instanceof TextIndex) return ix;
     return undefined;
+  }
+
+  /** The document of a record id (a fresh copy), or undefined when the record is gone. */
+  read(rid: number): Doc | undefined {
+    return this.records.has(rid) ? deserialize(this.heap.read(rid)) : undefined;
+  }
+
+  /** Every document in natural (insertion) order, decoded one at a time. */
+  *all(): Generator<Doc> {
+    for (const bytes of this.heap.readAll(this.records)) yield deserialize(bytes);
+  }
+
+  /** Every document's BSON bytes in natural order (for snapshots). */
+  *rawDocs(): Generator<Buffer> {
+    for (const rid of this.records) yield this.heap.read(rid);
+  }
+
+  /** Frees the documents' space; the collection is being dropped. */
+  release(): void {
+    for (const rid of this.records) this.heap.release(rid);
+    this.records.clear();
   }
 
   /** Checks a document a client wants stored: size, `_id` type, no top-level `$` fields. */
@@ -105,31 +143,42 @@ export class Collection {
     }
   }
 
-  private checkAll(doc: Doc, id: string): void {
+  private checkAll(doc: Doc, rid: number): void {
     for (const ix of this.indexes.values()) {
-      if (ix instanceof OrderedIndex) ix.checkUnique(doc, id);
+      if (ix instanceof OrderedIndex) ix.checkUnique(doc, rid);
     }
   }
 
-  private index(doc: Doc, id: string): void {
-    for (const ix of this.indexes.values()) ix.add(doc, id);
+  private index(doc: Doc, rid: number): void {
+    for (const ix of this.indexes.values()) ix.add(doc, rid);
   }
 
-  private unindex(doc: Doc, id: string): void {
-    for (const ix of this.indexes.values()) ix.remove(doc, id);
+  private unindex(doc: Doc, rid: number): void {
+    for (const ix of this.indexes.values()) ix.remove(doc, rid);
+  }
+
+  /** Stores a version of a document under its record id (a new one when `rid` is undefined); returns its BSON bytes. */
+  private store(doc: Doc, rid: number | undefined): { rid: number; bytes: Uint8Array } {
+    const bytes = serialize(doc);
+    if (rid === undefined) {
+      const slot = this.heap.add(bytes);
+      this.records.add(slot);
+      return { rid: slot, bytes };
+    }
+    this.heap.update(rid, bytes);
+    return { rid, bytes };
   }
 
   /** Inserts a document (adding an ObjectId `_id` first when missing). Returns the stored document. */
   insert(input: Doc): Doc {
     const given = idFirst('_id' in input ? input : { _id: new ObjectId(), ...input });
     this.validate(given);
-    const id = idKey(given._id);
-    if (this.docs.has(id)) throw (this.indexes.get('_id_') as OrderedIndex).duplicateError([given._id]);
-    const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, given) : given;
-    this.checkAll(doc, id);
-    this.index(doc, id);
-    this.docs.set(id, doc);
-    this.sink({ op: 'put', db: this.db, c: this.name, doc });
+    if (this.idIndex.lookup([given._id]) !== undefined) throw this.idIndex.duplicateError([given._id]);
+    const doc = this.payloads ? this.payloads.keep(this.db, this.name, idKey(given._id), given) : given;
+    this.checkAll(doc, -1);
+    const { rid, bytes } = this.store(doc, undefined);
+    this.index(doc, rid);
+    this.sink.put(this.db, this.name, bytes);
     return doc;
   }
 
@@ -143,42 +192,45 @@ export class Collection {
       "Performing an update on the path '_id' would modify the immutable field '_id'",
       'ImmutableField',
     );
+    const rid = this.idIndex.lookup([oldDoc._id]);
+    const stored = rid === undefined ? undefined : this.read(rid);
+    if (rid === undefined || !stored) return;
     const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, given) : given;
-    this.checkAll(doc, id);
-    this.unindex(oldDoc, id);
-    this.index(doc, id);
-    this.docs.set(id, doc);
-    this.sink({ op: 'put', db: this.db, c: this.name, doc });
+    this.checkAll(doc, rid);
+    this.unindex(stored, rid);
+    const { bytes } = this.store(doc, rid);
+    this.index(doc, rid);
+    this.sink.put(this.db, this.name, bytes);
   }
 
   /** Deletes a stored document. */
   delete(doc: Doc): void {
-    const id = idKey(doc._id);
-    if (!this.docs.has(id)) return;
-    const stored = this.docs.get(id)!;
-    this.unindex(stored, id);
-    this.docs.delete(id);
-    this.sink({ op: 'del', db: this.db, c: this.name, id: doc._id });
+    const rid = this.idIndex.lookup([doc._id]);
+    const stored = rid === undefined ? undefined : this.read(rid);
+    if (rid === undefined || !stored) return;
+    this.unindex(stored, rid);
+    this.records.delete(rid);
+    this.heap.release(rid);
+    this.sink.record({ op: 'del', db: this.db, c: this.name, id: doc._id });
     this.payloads?.forget(stored);
   }
 
   /** Replays a journaled document version (no checks, no journal record). */
   restorePut(journaled: Doc): void {
-    const id = idKey(journaled._id);
-    const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, journaled) : journaled;
-    const old = this.docs.get(id);
-    if (old) this.unindex(old, id);
-    this.index(doc, id);
-    this.docs.set(id, doc);
+    const doc = this.payloads ? this.payloads.keep(this.db, this.name, idKey(journaled._id), journaled) : journaled;
+    const old = this.idIndex.lookup([journaled._id]);
+    if (old !== undefined) this.unindex(this.read(old)!, old);
+    const { rid } = this.store(doc, old);
+    this.index(doc, rid);
   }
 
   /** Replays a journaled deletion. */
   restoreDelete(idValue: unknown): void {
-    const id = idKey(idValue);
-    const old = this.docs.get(id);
-    if (!old) return;
-    this.unindex(old, id);
-    this.docs.delete(id);
+    const rid = this.idIndex.lookup([idValue]);
+    if (rid === undefined) return;
+    this.unindex(this.read(rid)!, rid);
+    this.records.delete(rid);
+    this.heap.release(rid);
   }
 
   /**
@@ -219,12 +271,13 @@ export class Collection {
       );
     }
     const ix = text ? new TextIndex(spec) : new OrderedIndex(spec, this.ns);
-    for (const [id, doc] of this.docs) {
-      if (ix instanceof OrderedIndex) ix.checkUnique(doc, id);
-      ix.add(doc, id);
+    for (const rid of this.records) {
+      const doc = this.read(rid)!;
+      if (ix instanceof OrderedIndex) ix.checkUnique(doc, rid);
+      ix.add(doc, rid);
     }
     this.indexes.set(spec.name, ix);
-    if (journal) this.sink({ op: 'createIndex', db: this.db, c: this.name, spec: spec as unknown as Doc });
+    if (journal) this.sink.record({ op: 'createIndex', db: this.db, c: this.name, spec: spec as unknown as Doc });
     return true;
   }
 
@@ -234,7 +287,7 @@ export class Collection {
     if (!this.indexes.delete(name)) {
       throw new MongoCommandError('IndexNotFound', `index not found with name [${name}]`);
     }
-    this.sink({ op: 'dropIndex', db: this.db, c: this.name, name });
+    this.sink.record({ op: 'dropIndex', db: this.db, c: this.name, name });
   }
 
   /** Replays a journaled index drop. */
@@ -251,10 +304,10 @@ export class Collection {
     });
   }
 
-  /** Approximate data size in bytes (sum of BSON sizes). */
+  /** Data size in bytes (sum of the documents' BSON sizes). */
   dataSize(): number {
     let n = 0;
-    for (const d of this.docs.values()) n += calculateObjectSize(d);
+    for (const rid of this.records) n += this.heap.size(rid);
     return n;
   }
 }

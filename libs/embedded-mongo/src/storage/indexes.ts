@@ -1,6 +1,7 @@
 import { Query } from 'mingo';
 import { MongoCommandError } from '../errors';
 import { compareValues, type Doc, formatDoc, getPath } from '../values';
+import { encodeKey, encodeKeys, ridOf } from './keyString';
 import { SortedList } from './sortedList';
 
 /** An index definition as `createIndexes` receives it and `listIndexes` reports it (plus `v`). */
@@ -15,12 +16,6 @@ export interface IndexSpec {
   default_language?: string;
   language_override?: string;
   textIndexVersion?: number;
-}
-
-/** One index entry: the key values (index fields, then `_id`) and the document's id key. */
-export interface IndexEntry {
-  k: unknown[];
-  id: string;
 }
 
 /** A bound of a range on one key field. */
@@ -61,17 +56,24 @@ function valuesFor(doc: Doc, path: string): { values: unknown[]; multi: boolean 
   return { values: [v], multi: false };
 }
 
+/** Compares strings by UTF-16 code units (the order of encoded index entries). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
  * An ordered (B-tree-like) secondary index over one or more fields, kept as a {@link SortedList} of entries ordered by
- * the key fields (each with its direction) then by `_id` ascending. Array values produce one entry per element
- * (multikey). Enforces `unique` (with `sparse` and `partialFilterExpression`) and carries the TTL setting.
+ * the key fields (each with its direction) then by `_id` ascending. An entry is one string: the key encoded by
+ * {@link encodeKeys} (so entries compare as strings) followed by the record id of the document. Array values produce
+ * one entry per element (multikey). Enforces `unique` (with `sparse` and `partialFilterExpression`) and carries the
+ * TTL setting.
  */
 export class OrderedIndex {
   readonly fields: string[];
   readonly dirs: number[];
   /** Number of user-declared key fields (the implicit trailing `_id` is not counted). */
   readonly width: number;
-  readonly entries: SortedList<IndexEntry>;
+  readonly entries = new SortedList<string>(compareStrings);
   multikey = false;
   private readonly partial?: Query;
 
@@ -87,16 +89,11 @@ export class OrderedIndex {
       this.dirs.push(1);
     }
     if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, {});
-    this.entries = new SortedList((a, b) => this.compareKeys(a.k, b.k));
   }
 
-  /** Compares two key arrays in index order. */
-  compareKeys(a: unknown[], b: unknown[], n = a.length): number {
-    for (let i = 0; i < n; i++) {
-      const c = compareValues(a[i], b[i]) * this.dirs[i];
-      if (c !== 0) return c;
-    }
-    return 0;
+  /** Leading values of a key, encoded (a prefix of the entries holding them). */
+  private encode(values: unknown[]): string {
+    return encodeKeys(values, this.dirs);
   }
 
   /** The index keys of a document (several when multikey); empty when sparse/partial excludes it. */
@@ -121,29 +118,39 @@ export class OrderedIndex {
     return keys;
   }
 
-  /** Adds the entries of a stored document. */
-  add(doc: Doc, id: string): void {
-    for (const k of this.keysFor(doc)) this.entries.insert({ k, id });
+  /** Adds the entries of a stored document (record id `rid`). */
+  add(doc: Doc, rid: number): void {
+    for (const k of this.keysFor(doc)) this.entries.insert(encodeKeys(k, this.dirs, rid));
   }
 
   /** Removes the entries of a stored document. */
-  remove(doc: Doc, id: string): void {
-    for (const k of this.keysFor(doc)) this.entries.remove({ k, id });
+  remove(doc: Doc, rid: number): void {
+    for (const k of this.keysFor(doc)) this.entries.remove(encodeKeys(k, this.dirs, rid));
+  }
+
+  /** Record ids of the entries whose leading key values encode to `prefix`, in index order. */
+  private *withPrefix(prefix: string): Generator<number> {
+    for (const e of this.entries.forward(this.entries.seek((e) => e >= prefix))) {
+      if (!e.startsWith(prefix)) return;
+      yield ridOf(e);
+    }
+  }
+
+  /** The record id of the document whose key equals `values` (all key fields); for the `_id_` index: by `_id`. */
+  lookup(values: unknown[]): number | undefined {
+    for (const rid of this.withPrefix(this.encode(values))) return rid;
+    return undefined;
   }
 
   /**
-   * Throws the duplicate key error (code 11000) MongoDB answers when `doc` (stored under id key `selfId`) would
-   * share a unique key with another document.
+   * Throws the duplicate key error (code 11000) MongoDB answers when `doc` (stored as record `selfRid`, -1 when new)
+   * would share a unique key with another document.
    */
-  checkUnique(doc: Doc, selfId: string): void {
+  checkUnique(doc: Doc, selfRid: number): void {
     if (!this.spec.unique) return;
     for (const k of this.keysFor(doc)) {
       const prefix = k.slice(0, this.width);
-      const pos = this.entries.seek((e) => this.compareKeys(e.k, prefix, this.width) >= 0);
-      for (const e of this.entries.forward(pos)) {
-        if (this.compareKeys(e.k, prefix, this.width) !== 0) break;
-        if (e.id !== selfId) throw this.duplicateError(prefix);
-      }
+      for (const rid of this.withPrefix(this.encode(prefix))) if (rid !== selfRid) throw this.duplicateError(prefix);
     }
   }
 
@@ -161,8 +168,12 @@ export class OrderedIndex {
     );
   }
 
-  /** Iterates the ids of entries within bounds, in index order (or reversed). Ids may repeat when multikey. */
-  *scan(bounds: ScanBounds, reverse: boolean, stats: ScanStats): Generator<string> {
+  /**
+   * Iterates the record ids of entries within bounds, in index order (or reversed). Ids may repeat when multikey.
+   * Bounds become encoded prefixes: a tuple of equality values `P`, then the range's first and last values `P + v`
+   * (an entry starting with `P + v` holds exactly `v` in that field).
+   */
+  *scan(bounds: ScanBounds, reverse: boolean, stats: ScanStats): Generator<number> {
     let tuples: unknown[][] = [[]];
     bounds.points.forEach((values, i) => {
       const sorted = [...values].sort((a, b) => compareValues(a, b) * this.dirs[i]);
@@ -177,38 +188,24 @@ export class OrderedIndex {
     const first = dir === 1 ? range?.low : range?.high;
     const last = dir === 1 ? range?.high : range?.low;
     for (const p of tuples) {
-      const prefixCmp = (e: IndexEntry): number => {
-        for (let i = 0; i < m; i++) {
-          const c = compareValues(e.k[i], p[i]) * this.dirs[i];
-          if (c !== 0) return c;
-        }
-        return 0;
-      };
-      const before = (e: IndexEntry): boolean => {
-        const c = prefixCmp(e);
-        if (c !== 0) return c < 0;
-        if (!first) return false;
-        const r = compareValues(e.k[m], first.v) * dir;
-        return r < 0 || (r === 0 && !first.incl);
-      };
-      const after = (e: IndexEntry): boolean => {
-        const c = prefixCmp(e);
-        if (c !== 0) return c > 0;
-        if (!last) return false;
-        const r = compareValues(e.k[m], last.v) * dir;
-        return r > 0 || (r === 0 && !last.incl);
-      };
+      const prefix = this.encode(p);
+      const from = first && prefix + encodeKey(first.v, dir);
+      const to = last && prefix + encodeKey(last.v, dir);
+      const before = (e: string): boolean =>
+        from === undefined ? e < prefix : e < from || (!first!.incl && e.startsWith(from));
+      const after = (e: string): boolean =>
+        to === undefined ? e > prefix && !e.startsWith(prefix) : e >= to && (!last!.incl || !e.startsWith(to));
       if (!reverse) {
         for (const e of this.entries.forward(this.entries.seek((e) => !before(e)))) {
           stats.keysExamined++;
           if (after(e)) break;
-          yield e.id;
+          yield ridOf(e);
         }
       } else {
         for (const e of this.entries.backward(this.entries.seek(after))) {
           stats.keysExamined++;
           if (before(e)) break;
-          yield e.id;
+          yield ridOf(e);
         }
       }
     }

@@ -8,9 +8,7 @@ import type { Doc } from '../values';
 const HEADER = 8;
 const SNAPSHOT = 'snapshot.bin';
 
-/** Encodes one journal record: `[u32 length][u32 CRC-32C of the BSON][BSON]`, little-endian. */
-export function encodeRecord(rec: Doc): Buffer {
-  const body = serialize(rec);
+function frame(body: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(HEADER + body.length);
   out.writeUInt32LE(body.length, 0);
   out.writeUInt32LE(crc32c(body), 4);
@@ -18,26 +16,62 @@ export function encodeRecord(rec: Doc): Buffer {
   return out;
 }
 
+/** Encodes one journal record: `[u32 length][u32 CRC-32C of the BSON][BSON]`, little-endian. */
+export function encodeRecord(rec: Doc): Buffer {
+  return frame(serialize(rec));
+}
+
+function bsonString(name: string, value: string): Buffer {
+  const v = Buffer.from(value, 'utf8');
+  const out = Buffer.alloc(1 + Buffer.byteLength(name) + 1 + 4 + v.length + 1);
+  out[0] = 0x02;
+  let off = 1 + out.write(name, 1, 'utf8') + 1;
+  out.writeInt32LE(v.length + 1, off);
+  off += 4;
+  v.copy(out, off);
+  return out;
+}
+
 /**
- * Decodes the records of a journal or snapshot file. Stops at the first torn or corrupt record (a crash mid-append)
- * and reports whether the file ended cleanly.
+ * Encodes the record of a document version, `{op: 'put', db, c, doc}`, around the document's BSON bytes (the same
+ * bytes {@link encodeRecord} would produce, without encoding the document again).
  */
-export function decodeRecords(buf: Buffer): { records: Doc[]; clean: boolean } {
-  const records: Doc[] = [];
+export function encodePutRecord(db: string, c: string, doc: Uint8Array): Buffer {
+  const head = Buffer.concat([bsonString('op', 'put'), bsonString('db', db), bsonString('c', c), DOC_FIELD]);
+  const body = Buffer.allocUnsafe(4 + head.length + doc.length + 1);
+  body.writeInt32LE(body.length, 0);
+  head.copy(body, 4);
+  body.set(doc, 4 + head.length);
+  body[body.length - 1] = 0;
+  return frame(body);
+}
+
+/** Type byte and name of the embedded `doc` field of a put record. */
+const DOC_FIELD = Buffer.from([0x03, ...Buffer.from('doc'), 0]);
+
+/**
+ * Decodes the records of a journal or snapshot file, handing each to `onRecord` as it is decoded (so a large file is
+ * never held as objects all at once). Stops at the first torn or corrupt record (a crash mid-append) and answers
+ * whether the file ended cleanly.
+ */
+export function decodeRecords(buf: Buffer, onRecord: (rec: Doc, index: number) => void): boolean {
   let off = 0;
+  let index = 0;
   while (off + HEADER <= buf.length) {
     const len = buf.readUInt32LE(off);
     const crc = buf.readUInt32LE(off + 4);
     if (len < 5 || off + HEADER + len > buf.length) break;
     if (crc32c(buf, off + HEADER, off + HEADER + len) !== crc) break;
+    let rec: Doc;
     try {
-      records.push(deserialize(buf.subarray(off + HEADER, off + HEADER + len)));
+      rec = deserialize(buf.subarray(off + HEADER, off + HEADER + len));
     } catch {
       break;
     }
+    onRecord(rec, index++);
     off += HEADER + len;
   }
-  return { records, clean: off === buf.length };
+  return off === buf.length;
 }
 
 function fsyncDir(dir: string): void {
@@ -53,9 +87,11 @@ function journalName(gen: number): string {
   return `journal-${String(gen).padStart(10, '0')}.log`;
 }
 
-/** Everything found in a data directory at start: records to replay, in order. */
+/** What recovery found in a data directory. */
 export interface Recovered {
-  records: Doc[];
+  /** Number of records replayed. */
+  records: number;
+  /** True when a journal ended in a torn or corrupt record (ignored). */
   tornTail: boolean;
 }
 
@@ -85,16 +121,25 @@ export class Journal {
     private readonly compactThreshold: number,
   ) {}
 
-  /** Reads the directory's snapshot and journals (in order). Does not modify anything. */
-  static recover(dir: string): Recovered {
+  /**
+   * Reads the directory's snapshot and journals and hands their records, in order, to `replay`. Does not modify
+   * anything. Throws when the snapshot is corrupt.
+   */
+  static recover(dir: string, replay: (rec: Doc) => void): Recovered {
     const names = readdirSync(dir);
-    const records: Doc[] = [];
+    let records = 0;
     let snapGen = 0;
     if (names.includes(SNAPSHOT)) {
-      const snap = decodeRecords(readFileSync(join(dir, SNAPSHOT)));
-      if (!snap.clean || snap.records[0]?.op !== 'snapshot') throw new Error(`corrupt snapshot in ${dir}`);
-      snapGen = Number(snap.records[0].gen);
-      records.push(...snap.records.slice(1));
+      let header: Doc | undefined;
+      const clean = decodeRecords(readFileSync(join(dir, SNAPSHOT)), (rec, i) => {
+        if (i === 0) header = rec;
+        else if (header?.op === 'snapshot') {
+          replay(rec);
+          records++;
+        }
+      });
+      if (!clean || header?.op !== 'snapshot') throw new Error(`corrupt snapshot in ${dir}`);
+      snapGen = Number(header.gen);
     }
     const journals = names
       .map((n) => /^journal-(\d+)\.log$/.exec(n))
@@ -104,8 +149,10 @@ export class Journal {
       .sort((a, b) => a - b);
     let tornTail = false;
     for (const g of journals) {
-      const { records: recs, clean } = decodeRecords(readFileSync(join(dir, journalName(g))));
-      records.push(...recs);
+      const clean = decodeRecords(readFileSync(join(dir, journalName(g))), (rec) => {
+        replay(rec);
+        records++;
+      });
       if (!clean) tornTail = true;
     }
     return { records, tornTail };
@@ -126,9 +173,8 @@ export class Journal {
     return j;
   }
 
-  /** Buffers a record; it becomes durable with the next {@link commit}. */
-  append(rec: Doc): void {
-    const buf = encodeRecord(rec);
+  /** Buffers an encoded record ({@link encodeRecord}); it becomes durable with the next {@link commit}. */
+  append(buf: Buffer): void {
     this.pending.push(buf);
     this.appended++;
     this.size += buf.length;

@@ -1,6 +1,7 @@
 import { MongoCommandError } from '../errors';
-import { compareValues, type Doc, getPath } from '../values';
-import type { IndexEntry, IndexSpec, ScanStats } from './indexes';
+import { type Doc, getPath } from '../values';
+import { compareStrings, type IndexSpec, type ScanStats } from './indexes';
+import { encodeKeys, ridOf } from './keyString';
 import { SortedList } from './sortedList';
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -54,7 +55,8 @@ function strings(v: unknown): string[] {
 export class TextIndex {
   readonly prefixFields: string[];
   readonly weights: Record<string, number>;
-  private readonly postings = new Map<string, SortedList<IndexEntry>>();
+  /** Word -> posting list of entries: the encoded prefix values and `_id` (ascending) plus the record id. */
+  private readonly postings = new Map<string, SortedList<string>>();
 
   constructor(readonly spec: IndexSpec) {
     const keys = Object.keys(spec.key);
@@ -88,14 +90,6 @@ export class TextIndex {
     };
   }
 
-  private compare(a: unknown[], b: unknown[], n = a.length): number {
-    for (let i = 0; i < n; i++) {
-      const c = compareValues(a[i], b[i]);
-      if (c !== 0) return c;
-    }
-    return 0;
-  }
-
   private tokens(doc: Doc): Set<string> {
     const out = new Set<string>();
     for (const f of Object.keys(this.weights)) {
@@ -104,20 +98,26 @@ export class TextIndex {
     return out;
   }
 
-  private entryFor(doc: Doc, id: string): IndexEntry {
-    return { k: [...this.prefixFields.map((f) => getPath(doc, f)), doc._id], id };
+  /** Encodes prefix values (and `_id`), all ascending; with `rid`: a posting entry. */
+  private encode(values: unknown[], rid?: number): string {
+    return encodeKeys(
+      values,
+      values.map(() => 1),
+      rid,
+    );
   }
 
-  /** Adds a document's words. Throws when a prefix field holds an array (MongoDB refuses those too). */
-  add(doc: Doc, id: string): void {
-    const entry = this.entryFor(doc, id);
-    if (entry.k.some(Array.isArray)) {
+  /** Adds a document's words (record id `rid`). Throws when a prefix field holds an array (MongoDB refuses those too). */
+  add(doc: Doc, rid: number): void {
+    const prefix = this.prefixFields.map((f) => getPath(doc, f));
+    if (prefix.some(Array.isArray)) {
       throw new MongoCommandError('CannotCreateIndex', `text index prefix fields cannot be arrays: ${this.spec.name}`);
     }
+    const entry = this.encode([...prefix, doc._id], rid);
     for (const t of this.tokens(doc)) {
       let list = this.postings.get(t);
       if (!list) {
-        list = new SortedList((a, b) => this.compare(a.k, b.k));
+        list = new SortedList(compareStrings);
         this.postings.set(t, list);
       }
       list.insert(entry);
@@ -125,8 +125,8 @@ export class TextIndex {
   }
 
   /** Removes a stored document's words. */
-  remove(doc: Doc, id: string): void {
-    const entry = this.entryFor(doc, id);
+  remove(doc: Doc, rid: number): void {
+    const entry = this.encode([...this.prefixFields.map((f) => getPath(doc, f)), doc._id], rid);
     for (const t of this.tokens(doc)) {
       const list = this.postings.get(t);
       if (!list) continue;
@@ -159,43 +159,35 @@ export class TextIndex {
   }
 
   /**
-   * Ids of documents containing any of `terms` with the given prefix values, merged in `_id` order (descending when
-   * `reverse`), each once. Lazy: stops costing as soon as the caller stops pulling.
+   * Record ids of documents containing any of `terms` with the given prefix values, merged in `_id` order (descending
+   * when `reverse`), each once. Lazy: stops costing as soon as the caller stops pulling. Entries of one prefix differ
+   * only in their encoded `_id` (and the record id after it), so they merge by plain string comparison.
    */
-  *search(prefix: unknown[], terms: string[], reverse: boolean, stats: ScanStats): Generator<string> {
-    const n = prefix.length;
-    const iters: Iterator<IndexEntry>[] = [];
+  *search(prefix: unknown[], terms: string[], reverse: boolean, stats: ScanStats): Generator<number> {
+    const p = this.encode(prefix);
+    const iters: Iterator<string>[] = [];
     for (const t of new Set(terms.map((x) => x.toLowerCase()))) {
       const list = this.postings.get(t);
       if (!list) continue;
-      if (!reverse) iters.push(list.forward(list.seek((e) => this.compare(e.k, prefix, n) >= 0)));
-      else iters.push(list.backward(list.seek((e) => this.compare(e.k, prefix, n) > 0)));
+      if (!reverse) iters.push(list.forward(list.seek((e) => e >= p)));
+      else iters.push(list.backward(list.seek((e) => e > p && !e.startsWith(p))));
     }
-    const heads: (IndexEntry | undefined)[] = iters.map((it) => {
+    const pull = (it: Iterator<string>): string | undefined => {
       const r = it.next();
-      return r.done || this.compare(r.value.k, prefix, n) !== 0 ? undefined : r.value;
-    });
+      return r.done || !r.value.startsWith(p) ? undefined : r.value;
+    };
+    const heads = iters.map(pull);
     for (;;) {
-      let best = -1;
-      for (let i = 0; i < heads.length; i++) {
-        const h = heads[i];
-        if (!h) continue;
-        if (best < 0) best = i;
-        else {
-          const c = compareValues(h.k[n], heads[best]!.k[n]);
-          if (reverse ? c > 0 : c < 0) best = i;
-        }
+      let best: string | undefined;
+      for (const h of heads) {
+        if (h !== undefined && (best === undefined || (reverse ? h > best : h < best))) best = h;
       }
-      if (best < 0) return;
-      const id = heads[best]!.id;
-      const idValue = heads[best]!.k[n];
-      yield id;
+      if (best === undefined) return;
+      yield ridOf(best);
       for (let i = 0; i < heads.length; i++) {
-        const h = heads[i];
-        if (!h || compareValues(h.k[n], idValue) !== 0) continue;
+        if (heads[i] !== best) continue;
         stats.keysExamined++;
-        const r = iters[i].next();
-        heads[i] = r.done || this.compare(r.value.k, prefix, n) !== 0 ? undefined : r.value;
+        heads[i] = pull(iters[i]);
       }
     }
   }

@@ -1,13 +1,31 @@
-import { guildDayNdjson, guildDaySummary, recentDayStart } from './index';
+import type { GatewayDispatchPayload } from 'discord-api-types/v10';
+import { dayNdjson, recordGuildDay } from './record';
 
-/**
- * `node libs/platform-simulator/dist/recordedDay/cli.js > fixtures/guild-day.ndjson` writes the recorded day;
- * `--recent` writes the same day ending now instead (what the demo replays: search covers only 7 days);
- * with `--summary` it prints the ids, facts and per-event counts as JSON instead.
- */
-function main(): void {
-  if (process.argv.includes('--summary')) process.stdout.write(`${JSON.stringify(guildDaySummary(), null, 2)}\n`);
-  else process.stdout.write(guildDayNdjson(process.argv.includes('--recent') ? recentDayStart() : undefined));
+/** Lines per event name, and GUILD_AUDIT_LOG_ENTRY_CREATE per `action_type`. */
+function counts(payloads: GatewayDispatchPayload[]) {
+  const events: Record<string, number> = {};
+  const auditActions: Record<string, number> = {};
+  for (const p of payloads) {
+    events[p.t] = (events[p.t] ?? 0) + 1;
+    if (p.t === 'GUILD_AUDIT_LOG_ENTRY_CREATE')
+      auditActions[p.d.action_type] = (auditActions[p.d.action_type] ?? 0) + 1;
+  }
+  return { events, auditActions };
 }
 
-main();
+/**
+ * `node libs/platform-simulator/dist/recordedDay/cli.js > fixtures/guild-day.ndjson` records the day by driving a
+ * simulator (`recordGuildDay`) and writes what the bot received; with `--summary` it prints the day's facts and the
+ * per-event counts as JSON instead.
+ */
+async function main(): Promise<void> {
+  const { payloads, facts } = await recordGuildDay();
+  if (process.argv.includes('--summary'))
+    process.stdout.write(`${JSON.stringify({ lines: payloads.length, facts, counts: counts(payloads) }, null, 2)}\n`);
+  else process.stdout.write(dayNdjson(payloads));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -10,11 +10,9 @@ import {
   type APITextChannel,
   type APIThreadChannel,
   AuditLogEvent,
-  ButtonStyle,
   type ChannelFlags,
   ChannelType,
   ComponentType,
-  EmbedType,
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
   type GatewayGuildCreateDispatchData,
@@ -38,6 +36,7 @@ import {
 import { gatewayMemberList, memberChunks } from '../gateway/guildCreate';
 import { fullRole } from '../seed';
 import { DAY_START, IDS, TICKET_TYPE_ID } from './cast';
+import { DAY_SHAPE, FIXTURE_SEED, randomDayTime, ticketPanel } from './drive';
 import { buildMessage, type MessageSpec } from './messages';
 import { Random } from './random';
 import { Recorder } from './recorder';
@@ -53,9 +52,6 @@ export const RECORDING_INTENTS = BRIDGE_INTENTS;
 
 /** Discord's default `large_threshold` (what IDENTIFY gets when the client sends none). */
 const DEFAULT_LARGE_THRESHOLD = 50;
-
-/** The seed of the fixture's pseudo-random generator. */
-export const FIXTURE_SEED = 20250314;
 
 /** Who did what during the day (ids), for tests to assert on. */
 export interface DayFacts {
@@ -85,13 +81,6 @@ export interface GuildDay {
   end: World;
   facts: DayFacts;
 }
-
-const HOUR_WEIGHTS = [3, 2, 1, 1, 1, 1, 2, 3, 4, 5, 6, 6, 7, 6, 6, 6, 7, 8, 9, 10, 10, 9, 7, 5];
-const UNICODE_REACTIONS = ['👍', '😂', '❤️', '🔥', '👀', '🎉', '😮', '💯'];
-const CHAT_MESSAGES = 2400;
-const SELF_EDITS = 150;
-const SELF_DELETES = 70;
-const REACTIONS = 230;
 
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
@@ -210,24 +199,11 @@ export function generateGuildDay(dayStart: Date = DAY_START): GuildDay {
   );
 
   /* Regular chat, spread over the day with more in the evening (UTC). */
-  const chatChannels = [
-    { id: IDS.channels.general, weight: 50 },
-    { id: IDS.channels.offTopic, weight: 25 },
-    { id: IDS.channels.media, weight: 10 },
-    { id: IDS.channels.staffChat, weight: 5 },
-    { id: IDS.olderPost, weight: 5 },
-    { id: 'forum-post', weight: 5 },
-  ];
+  const chatChannels = DAY_SHAPE.chatChannels;
   const staff = [IDS.owner, IDS.admin, IDS.moderator];
   let newPostId: string | null = null;
-  const randomTime = () => {
-    const hour = rng.weighted(
-      HOUR_WEIGHTS.map((w, h) => ({ w, h })),
-      (x) => x.w,
-    ).h;
-    return at(hour, rng.int(0, 59), rng.int(0, 59), rng.int(0, 999));
-  };
-  for (let i = 0; i < CHAT_MESSAGES; i++) {
+  const randomTime = () => randomDayTime(rng, at);
+  for (let i = 0; i < DAY_SHAPE.chatMessages; i++) {
     const when = randomTime();
     schedule(when, () => {
       let channelId = rng.weighted(chatChannels, (c) => c.weight).id;
@@ -253,7 +229,7 @@ export function generateGuildDay(dayStart: Date = DAY_START): GuildDay {
   }
 
   /* Members fixing typos: MESSAGE_UPDATE with the full message, new content and `edited_timestamp`. */
-  for (let i = 0; i < SELF_EDITS; i++) {
+  for (let i = 0; i < DAY_SHAPE.selfEdits; i++) {
     const when = randomTime();
     schedule(when, () => {
       const candidates = recent.filter((m) => !m.author.bot && m.content && world.people.has(m.author.id));
@@ -275,7 +251,7 @@ export function generateGuildDay(dayStart: Date = DAY_START): GuildDay {
   }
 
   /* Members deleting their own messages: MESSAGE_DELETE, no audit-log entry. */
-  for (let i = 0; i < SELF_DELETES; i++) {
+  for (let i = 0; i < DAY_SHAPE.selfDeletes; i++) {
     schedule(randomTime(), () => {
       const candidates = recent.filter((m) => !m.author.bot && m.id !== newPostId);
       if (!candidates.length) return;
@@ -290,7 +266,7 @@ export function generateGuildDay(dayStart: Date = DAY_START): GuildDay {
   }
 
   /* Reactions on recent messages; a few are taken back. */
-  for (let i = 0; i < REACTIONS; i++) {
+  for (let i = 0; i < DAY_SHAPE.reactionsGiven; i++) {
     const when = randomTime();
     schedule(when, () => {
       const candidates = recent.filter((m) => m.id !== newPostId);
@@ -310,7 +286,7 @@ export function generateGuildDay(dayStart: Date = DAY_START): GuildDay {
         });
         return;
       }
-      const emoji = rng.chance(0.2) ? rng.pick([...world.emojis.keys()]) : rng.pick(UNICODE_REACTIONS);
+      const emoji = rng.chance(0.2) ? rng.pick([...world.emojis.keys()]) : rng.pick(DAY_SHAPE.reactions);
       reactionsGiven.push({ message, user: reactor.member.user.id, emoji });
       rec.emit(GatewayDispatchEvents.MessageReactionAdd, reactionAdd(world, message, reactor, emoji));
     });
@@ -871,49 +847,22 @@ function forumThread(id: string, name: string, ownerId: string, tags: string[], 
 
 /** The ticket panel the bot posted in #tickets: an embed and an "Open a ticket" button. */
 function panelMessage(world: World): APIMessage {
-  const bot = world.people.get(IDS.bot)!.member.user;
-  const message: APIMessage = {
+  return {
     type: 0,
     tts: false,
-    timestamp: discordTime(new Date('2025-02-20T16:00:00Z')),
     pinned: false,
     mentions: [],
     mention_roles: [],
     mention_everyone: false,
-    id: IDS.panelMessage,
     flags: 0 as MessageFlags,
-    embeds: [
-      {
-        type: EmbedType.Rich,
-        title: 'Need help?',
-        description: 'Press the button to open a private ticket with the staff.',
-        color: 0x5865f2,
-      },
-    ],
     edited_timestamp: null,
     content: '',
-    components: [
-      {
-        type: ComponentType.ActionRow,
-        id: 1,
-        components: [
-          {
-            type: ComponentType.Button,
-            id: 2,
-            style: ButtonStyle.Primary,
-            label: 'Open a ticket',
-            custom_id: `ticket:open:${TICKET_TYPE_ID}`,
-            emoji: { name: '🎫' },
-          },
-        ],
-      },
-    ],
     channel_id: IDS.channels.tickets,
-    author: bot,
+    author: world.people.get(IDS.bot)!.member.user,
     attachments: [],
     application_id: IDS.bot,
-  };
-  return message;
+    ...ticketPanel(),
+  } as APIMessage;
 }
 
 const ALL_PERMISSIONS = Object.values(PermissionFlagsBits)

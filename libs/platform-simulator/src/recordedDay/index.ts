@@ -1,10 +1,21 @@
 import type { GatewayDispatchPayload } from 'discord-api-types/v10';
 import type { SeedGuild } from '../types';
 import { DAY_START, IDS, TICKET_TYPE_ID } from './cast';
-import { type DayFacts, FIXTURE_SEED, type GuildDay, generateGuildDay } from './day';
+import { type DayFacts, type GuildDay, generateGuildDay } from './day';
+import { FIXTURE_SEED } from './drive';
 import { guildDaySeed } from './seed';
 
+export {
+  DayClock,
+  type DayFacts as DrivenDayFacts,
+  dayStartSeed,
+  driveGuildDay,
+  type GuildDayDriver,
+  guildDayDriver,
+  TICKET_FORM,
+} from './drive';
 export { type GuildDayPlayer, playGuildDay } from './play';
+export { dayNdjson, type RecordedDay, recordGuildDay } from './record';
 
 export { DAY_START, type DayFacts, FIXTURE_SEED, type GuildDay, generateGuildDay, IDS as FIXTURE_IDS, TICKET_TYPE_ID };
 

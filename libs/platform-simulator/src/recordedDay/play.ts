@@ -1,5 +1,5 @@
 import { GatewayDispatchEvents, type GatewayDispatchPayload } from 'discord-api-types/v10';
-import type { FakePlatform } from '../types';
+import type { FakePlatform } from '../platform';
 import { IDS } from './cast';
 import type { GuildDay } from './day';
 import { guildDaySeed } from './seed';

@@ -234,6 +234,7 @@ export function initialWorld(rng: Random, clock: SnowflakeClock): World {
       PermissionFlagsBits.Speak,
       PermissionFlagsBits.SendMessagesInThreads,
       PermissionFlagsBits.CreatePublicThreads,
+      PermissionFlagsBits.ChangeNickname,
     ),
   });
   addRole({ id: IDS.roles.oldRole, name: 'Season 1', position: 1, color: 0x95a5a6 });

@@ -1,8 +1,8 @@
 import { type APIDMChannel, type APIMessage, ChannelType } from 'discord-api-types/v10';
 import { ok, type RequestContext, type RouteTable } from '../context';
 import { DiscordError } from '../errors';
+import { messageFromBody } from '../posting';
 import type { PlatformState } from '../state';
-import { messageFromBody } from './messages';
 
 /** Discord's refusal of a DM: the user closed DMs from server members, or shares no guild with the bot. */
 export const cannotMessageUser = () => new DiscordError(403, 50007, 'Cannot send messages to this user');

@@ -6,15 +6,18 @@ import {
   StickerFormatType,
   StickerType,
 } from 'discord-api-types/v10';
-import { auditChanges } from '../auditChanges';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
 import { DiscordError, errors } from '../errors';
 import type { FakeGuildState } from '../types';
+import { type AuditedChange, announceChange } from './changed';
 
 /** Emoji slots per premium tier (static and animated each). */
 export const EMOJI_SLOTS = [50, 100, 150, 250];
 /** Sticker slots per premium tier. */
 export const STICKER_SLOTS = [5, 15, 30, 60];
+
+const EMOJI_KEYS = ['name', 'roles'];
+const STICKER_KEYS = ['name', 'tags', 'description', 'format_type'];
 
 const DATA_URI = /^data:image\/(png|jpeg|jpg|gif|webp|avif);base64,[A-Za-z0-9+/=]+$/;
 
@@ -47,37 +50,21 @@ function sticker(ctx: RequestContext): { guild: FakeGuildState; sticker: APIStic
 }
 
 /** GUILD_EMOJIS_UPDATE (the guild's whole emoji list) and the emoji's audit entry (60-62) with its changes. */
-function emojisChanged(
-  ctx: RequestContext,
-  guild: FakeGuildState,
-  action: AuditLogEvent,
-  before: APIEmoji | undefined,
-  after: APIEmoji | undefined,
-): void {
-  ctx.state.emit(guild.id, 'GUILD_EMOJIS_UPDATE', { guild_id: guild.id, emojis: [...guild.emojis.values()] });
-  ctx.state.audit(guild, ctx.actor.id, {
-    action_type: action,
-    target_id: (after ?? before)?.id ?? null,
-    reason: ctx.reason,
-    changes: auditChanges(before, after, ['name', 'roles']),
-  });
+function emojisChanged(ctx: RequestContext, guild: FakeGuildState, change: Omit<AuditedChange, 'keys'>): void {
+  const emojis = [...guild.emojis.values()];
+  announceChange(ctx, guild, 'GUILD_EMOJIS_UPDATE', { guild_id: guild.id, emojis }, { ...change, keys: EMOJI_KEYS });
 }
 
 /** GUILD_STICKERS_UPDATE (the guild's whole sticker list) and the sticker's audit entry (90-92) with its changes. */
-function stickersChanged(
-  ctx: RequestContext,
-  guild: FakeGuildState,
-  action: AuditLogEvent,
-  before: APISticker | undefined,
-  after: APISticker | undefined,
-): void {
-  ctx.state.emit(guild.id, 'GUILD_STICKERS_UPDATE', { guild_id: guild.id, stickers: [...guild.stickers.values()] });
-  ctx.state.audit(guild, ctx.actor.id, {
-    action_type: action,
-    target_id: (after ?? before)?.id ?? null,
-    reason: ctx.reason,
-    changes: auditChanges(before, after, ['name', 'tags', 'description', 'format_type']),
-  });
+function stickersChanged(ctx: RequestContext, guild: FakeGuildState, change: Omit<AuditedChange, 'keys'>): void {
+  const stickers = [...guild.stickers.values()];
+  announceChange(
+    ctx,
+    guild,
+    'GUILD_STICKERS_UPDATE',
+    { guild_id: guild.id, stickers },
+    { ...change, keys: STICKER_KEYS },
+  );
 }
 
 /**
@@ -109,7 +96,7 @@ export const expressionRoutes: RouteTable = {
       available: true,
     };
     guild.emojis.set(created.id!, created);
-    emojisChanged(ctx, guild, AuditLogEvent.EmojiCreate, undefined, created);
+    emojisChanged(ctx, guild, { action: AuditLogEvent.EmojiCreate, target: created.id!, after: created });
     return ok(created);
   },
 
@@ -120,7 +107,7 @@ export const expressionRoutes: RouteTable = {
     const before = structuredClone(found);
     if (body.name !== undefined) found.name = body.name;
     if (body.roles !== undefined) found.roles = body.roles ?? [];
-    emojisChanged(ctx, guild, AuditLogEvent.EmojiUpdate, before, found);
+    emojisChanged(ctx, guild, { action: AuditLogEvent.EmojiUpdate, target: found.id!, before, after: found });
     return ok(found);
   },
 
@@ -128,7 +115,7 @@ export const expressionRoutes: RouteTable = {
     const { guild, emoji: found } = emoji(ctx);
     canManageExpressions(ctx, guild);
     guild.emojis.delete(found.id!);
-    emojisChanged(ctx, guild, AuditLogEvent.EmojiDelete, found, undefined);
+    emojisChanged(ctx, guild, { action: AuditLogEvent.EmojiDelete, target: found.id!, before: found });
     return noContent();
   },
 
@@ -158,7 +145,7 @@ export const expressionRoutes: RouteTable = {
       user: ctx.actor,
     };
     guild.stickers.set(created.id, created);
-    stickersChanged(ctx, guild, AuditLogEvent.StickerCreate, undefined, created);
+    stickersChanged(ctx, guild, { action: AuditLogEvent.StickerCreate, target: created.id, after: created });
     return ok(created);
   },
 
@@ -170,7 +157,12 @@ export const expressionRoutes: RouteTable = {
     if (body.name !== undefined) found.name = body.name;
     if (body.tags !== undefined) found.tags = body.tags;
     if (body.description !== undefined) found.description = body.description;
-    stickersChanged(ctx, guild, AuditLogEvent.StickerUpdate, before, found);
+    stickersChanged(ctx, guild, {
+      action: AuditLogEvent.StickerUpdate,
+      target: found.id,
+      before,
+      after: found,
+    });
     return ok(found);
   },
 
@@ -178,7 +170,7 @@ export const expressionRoutes: RouteTable = {
     const { guild, sticker: found } = sticker(ctx);
     canManageExpressions(ctx, guild);
     guild.stickers.delete(found.id);
-    stickersChanged(ctx, guild, AuditLogEvent.StickerDelete, found, undefined);
+    stickersChanged(ctx, guild, { action: AuditLogEvent.StickerDelete, target: found.id, before: found });
     return noContent();
   },
 };

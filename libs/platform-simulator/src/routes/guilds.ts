@@ -16,6 +16,7 @@ import { checkForumTags } from '../limits';
 import { fullChannel, fullRole } from '../seed';
 import { isThread, type PlatformState } from '../state';
 import type { FakeChannel, FakeGuildState } from '../types';
+import { announceChange } from './changed';
 
 /** Discord's guild object for a fake guild (roles, emojis, stickers included). */
 export function guildObject(guild: FakeGuildState, withCounts = false): Record<string, unknown> {
@@ -161,12 +162,12 @@ export const guildRoutes: RouteTable = {
     if (icon !== undefined) guild.icon = icon === null ? null : ctx.state.clock.snowflake();
     Object.assign(guild.extra, rest);
     const after = guildObject(guild);
-    ctx.state.emit(guild.id, 'GUILD_UPDATE', after as never);
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.GuildUpdate,
-      target_id: guild.id,
-      reason: ctx.reason,
-      changes: auditChanges(before, after, Object.keys(ctx.body)),
+    announceChange(ctx, guild, 'GUILD_UPDATE', after as never, {
+      action: AuditLogEvent.GuildUpdate,
+      target: guild.id,
+      before,
+      after,
+      keys: Object.keys(ctx.body),
     });
     return ok(after);
   },
@@ -196,13 +197,18 @@ export const guildRoutes: RouteTable = {
       icon: null,
     });
     guild.roles.set(role.id, role);
-    ctx.state.emit(guild.id, 'GUILD_ROLE_CREATE', { guild_id: guild.id, role });
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.RoleCreate,
-      target_id: role.id,
-      reason: ctx.reason,
-      changes: auditChanges(undefined, role, ROLE_AUDIT_KEYS),
-    });
+    announceChange(
+      ctx,
+      guild,
+      'GUILD_ROLE_CREATE',
+      { guild_id: guild.id, role },
+      {
+        action: AuditLogEvent.RoleCreate,
+        target: role.id,
+        after: role,
+        keys: ROLE_AUDIT_KEYS,
+      },
+    );
     return ok(role);
   },
 
@@ -219,13 +225,19 @@ export const guildRoutes: RouteTable = {
     if (body.hoist != null) role.hoist = body.hoist;
     if (body.mentionable != null) role.mentionable = body.mentionable;
     if (body.unicode_emoji !== undefined) role.unicode_emoji = body.unicode_emoji;
-    ctx.state.emit(guild.id, 'GUILD_ROLE_UPDATE', { guild_id: guild.id, role });
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.RoleUpdate,
-      target_id: role.id,
-      reason: ctx.reason,
-      changes: auditChanges(before, role, ROLE_AUDIT_KEYS),
-    });
+    announceChange(
+      ctx,
+      guild,
+      'GUILD_ROLE_UPDATE',
+      { guild_id: guild.id, role },
+      {
+        action: AuditLogEvent.RoleUpdate,
+        target: role.id,
+        before,
+        after: role,
+        keys: ROLE_AUDIT_KEYS,
+      },
+    );
     return ok(role);
   },
 
@@ -238,13 +250,18 @@ export const guildRoutes: RouteTable = {
     ctx.state.requireRoleBelow(guild, ctx.actor.id, role.id);
     guild.roles.delete(role.id);
     for (const m of guild.members.values()) m.roles = m.roles.filter((id) => id !== role.id);
-    ctx.state.emit(guild.id, 'GUILD_ROLE_DELETE', { guild_id: guild.id, role_id: role.id });
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.RoleDelete,
-      target_id: role.id,
-      reason: ctx.reason,
-      changes: auditChanges(role, undefined, ROLE_AUDIT_KEYS),
-    });
+    announceChange(
+      ctx,
+      guild,
+      'GUILD_ROLE_DELETE',
+      { guild_id: guild.id, role_id: role.id },
+      {
+        action: AuditLogEvent.RoleDelete,
+        target: role.id,
+        before: role,
+        keys: ROLE_AUDIT_KEYS,
+      },
+    );
     return noContent();
   },
 
@@ -271,12 +288,11 @@ export const guildRoutes: RouteTable = {
       guild.id,
     );
     guild.channels.set(channel.id, channel);
-    ctx.state.emit(guild.id, 'CHANNEL_CREATE', channel as never);
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.ChannelCreate,
-      target_id: channel.id,
-      reason: ctx.reason,
-      changes: auditChanges(undefined, channel, CHANNEL_AUDIT_KEYS),
+    announceChange(ctx, guild, 'CHANNEL_CREATE', channel as never, {
+      action: AuditLogEvent.ChannelCreate,
+      target: channel.id,
+      after: channel,
+      keys: CHANNEL_AUDIT_KEYS,
     });
     return ok(channel);
   },
@@ -307,12 +323,12 @@ export const guildRoutes: RouteTable = {
     const tags = available_tags ? assignTagIds(ctx.state, available_tags) : undefined;
     Object.assign(channel, overwritesOf(fields));
     if (tags) channel.available_tags = tags;
-    ctx.state.emit(guild.id, 'CHANNEL_UPDATE', channel as never);
-    ctx.state.audit(guild, ctx.actor.id, {
-      action_type: AuditLogEvent.ChannelUpdate,
-      target_id: channel.id,
-      reason: ctx.reason,
-      changes: auditChanges(before, channel, CHANNEL_AUDIT_KEYS),
+    announceChange(ctx, guild, 'CHANNEL_UPDATE', channel as never, {
+      action: AuditLogEvent.ChannelUpdate,
+      target: channel.id,
+      before,
+      after: channel,
+      keys: CHANNEL_AUDIT_KEYS,
     });
     return ok(channel);
   },

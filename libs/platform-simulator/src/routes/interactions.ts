@@ -1,5 +1,10 @@
-import { type APIMessage, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
-import { noContent, ok, type RequestContext, type RouteTable } from '../context';
+import {
+  type APIMessage,
+  type APIModalInteractionResponseCallbackData,
+  InteractionResponseType,
+  MessageFlags,
+} from 'discord-api-types/v10';
+import { noContent, ok, type Reply, type RequestContext, type RouteTable } from '../context';
 import { fullMessage } from '../seed';
 
 const MESSAGE_RESPONSES = new Set<number>([
@@ -27,11 +32,20 @@ function webhookMessage(ctx: RequestContext, data: Record<string, unknown>, base
 /**
  * Interaction callbacks (types 4/5/6/7/9...; recorded, 204, or 200 `{ interaction, resource }` with
  * `with_response=true`) and the interaction webhook routes (`@original` get/edit/delete, follow-ups).
- * Message-bearing callbacks keep the original message per interaction token.
+ * Message-bearing callbacks keep the original message per interaction token; a modal (type 9) answering a member's
+ * interaction stays open for that member until `submitModal`.
  */
 export const interactionRoutes: RouteTable = {
   'POST /interactions/{interaction_id}/{interaction_token}/callback': (ctx) => {
     const body = ctx.body as { type: number; data?: Record<string, unknown> };
+    const origin = ctx.state.interactionOrigins.get(ctx.params.interaction_token);
+    if (body.type === InteractionResponseType.Modal && origin)
+      ctx.state.openModals.set(origin.userId, {
+        guildId: origin.guildId,
+        channelId: origin.channelId,
+        message: origin.message,
+        data: body.data as unknown as APIModalInteractionResponseCallbackData,
+      });
     let message: APIMessage | undefined;
     if (MESSAGE_RESPONSES.has(body.type)) {
       const deferred = body.type === InteractionResponseType.DeferredChannelMessageWithSource;
@@ -72,6 +86,9 @@ export const interactionRoutes: RouteTable = {
     ctx.state.interactionOriginals.delete(ctx.params.webhook_token);
     return noContent();
   },
-
-  'POST /webhooks/{webhook_id}/{webhook_token}': (ctx) => ok(webhookMessage(ctx, ctx.body)),
 };
+
+/** A follow-up message of an interaction (`POST /webhooks/{application_id}/{interaction_token}`), authored by the bot. */
+export function interactionFollowUp(ctx: RequestContext): Reply {
+  return ok(webhookMessage(ctx, ctx.body));
+}

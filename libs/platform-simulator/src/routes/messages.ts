@@ -9,109 +9,42 @@ import {
   type RESTPostAPIChannelMessageJSONBody,
 } from 'discord-api-types/v10';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
-import { DiscordError, errors } from '../errors';
+import { DiscordError } from '../errors';
 import { checkMessageLimits } from '../limits';
-import { fullMessage } from '../seed';
+import { mentionsOf, messageFromBody, postMessage, reviveThread } from '../posting';
 import { isThread, type PlatformState } from '../state';
 import type { FakeChannel, FakeGuildState } from '../types';
 import { sendDirectMessage } from './dms';
 
 const FOURTEEN_DAYS_MS = 14 * 24 * 60 * 60 * 1000;
+/**
+ * How long a nonce sent with `enforce_nonce` stays unique per author, in ms. Discord documents "the past few minutes";
+ * the simulator takes 3, so a client that relies on the dedupe must retry well within that.
+ */
+export const NONCE_WINDOW_MS = 3 * 60 * 1000;
 
-/** The users, roles and @everyone/@here a message's content mentions, as Discord resolves them. */
-function mentionsOf(
-  ctx: RequestContext,
-  content: string,
-): Pick<APIMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
-  const userIds = [...content.matchAll(/<@!?(\d+)>/g)].map((m) => m[1]);
-  return {
-    mentions: [...new Set(userIds)].flatMap((id) => {
-      const user = ctx.state.users.get(id);
-      return user ? [user] : [];
-    }),
-    mention_roles: [...new Set([...content.matchAll(/<@&(\d+)>/g)].map((m) => m[1]))],
-    mention_everyone: /@(everyone|here)\b/.test(content),
-  };
+/**
+ * The message the acting user already created with this body's nonce within `NONCE_WINDOW_MS`, when the body sets
+ * `enforce_nonce` (Discord then returns that message and creates none); null otherwise. Forgets lapsed nonces.
+ */
+function earlierWithNonce(ctx: RequestContext): APIMessage | null {
+  const { nonce, enforce_nonce: enforce } = ctx.body as RESTPostAPIChannelMessageJSONBody;
+  if (!enforce || nonce === undefined || nonce === null) return null;
+  const now = ctx.state.clock.ms();
+  for (const [key, sent] of ctx.state.sentNonces) if (now - sent.at > NONCE_WINDOW_MS) ctx.state.sentNonces.delete(key);
+  return ctx.state.sentNonces.get(`${ctx.actor.id}:${nonce}`)?.message ?? null;
 }
 
 /**
- * Builds a message from a create-message body (content, embeds, components, reply, files), authored by the acting
- * user (the bot, or a member acting through `actAsUser`). Enforces Discord's content and embed limits.
+ * Remembers `message` under the body's nonce (when `enforce_nonce` is set; the first message keeps it) and returns it as the create answers it:
+ * with the `nonce` field when the body had one (stored messages do not keep it).
  */
-export function messageFromBody(
-  ctx: RequestContext,
-  channelId: string,
-  id: string = ctx.state.clock.snowflake(),
-): APIMessage {
-  const body = ctx.body as RESTPostAPIChannelMessageJSONBody;
-  const hasContent =
-    !!body.content ||
-    (body.embeds?.length ?? 0) > 0 ||
-    (body.components?.length ?? 0) > 0 ||
-    (body.sticker_ids?.length ?? 0) > 0 ||
-    !!body.poll ||
-    ctx.files.length > 0;
-  if (!hasContent) throw errors.emptyMessage();
-  checkMessageLimits(body);
-  return fullMessage(
-    {
-      id,
-      timestamp: snowflakeTime(id).toISOString(),
-      content: body.content ?? '',
-      ...mentionsOf(ctx, body.content ?? ''),
-      embeds: (body.embeds ?? []) as APIMessage['embeds'],
-      components: (body.components ?? []) as APIMessage['components'],
-      tts: body.tts ?? false,
-      flags: body.flags,
-      attachments: ctx.state.cdn.store(channelId, id, ctx.files),
-      ...(body.message_reference
-        ? {
-            message_reference: {
-              ...body.message_reference,
-              channel_id: body.message_reference.channel_id ?? channelId,
-            },
-          }
-        : {}),
-    },
-    channelId,
-    ctx.actor,
-  );
-}
-
-/**
- * Stores a new message and emits its MESSAGE_CREATE (with `guild_id` and the author's `member`, as Discord sends
- * guild messages).
- */
-export function postMessage(ctx: RequestContext, guild: FakeGuildState, channel: FakeChannel, message: APIMessage) {
-  storeMessage(guild, channel, message);
-  const member = guild.members.get(message.author.id);
-  const { user: _user, ...partialMember } = member ?? { user: undefined };
-  ctx.state.emit(guild.id, 'MESSAGE_CREATE', {
-    ...message,
-    guild_id: guild.id,
-    ...(member ? { member: partialMember as never } : {}),
-  } as never);
-}
-
-/** Appends a message to a channel, keeping `last_message_id` and thread counters up to date. */
-export function storeMessage(guild: FakeGuildState, channel: FakeChannel, message: APIMessage): void {
-  const list = guild.messages.get(channel.id) ?? [];
-  list.push(message);
-  guild.messages.set(channel.id, list);
-  channel.last_message_id = message.id;
-  if (isThread(channel)) {
-    channel.message_count = (channel.message_count ?? 0) + 1;
-    channel.total_message_sent = (channel.total_message_sent ?? 0) + 1;
-  }
-}
-
-/** 50083 when a thread is archived and locked; an archived, unlocked thread is unarchived by activity. */
-export function reviveThread(state: PlatformState, channel: FakeChannel): void {
-  const meta = channel.thread_metadata;
-  if (!meta?.archived) return;
-  if (meta.locked) throw errors.threadArchived();
-  meta.archived = false;
-  meta.archive_timestamp = state.clock.iso();
+function withNonce(ctx: RequestContext, message: APIMessage): APIMessage {
+  const { nonce, enforce_nonce: enforce } = ctx.body as RESTPostAPIChannelMessageJSONBody;
+  if (nonce === undefined || nonce === null) return message;
+  const key = `${ctx.actor.id}:${nonce}`;
+  if (enforce && !ctx.state.sentNonces.has(key)) ctx.state.sentNonces.set(key, { message, at: ctx.state.clock.ms() });
+  return { ...message, nonce };
 }
 
 /**
@@ -142,21 +75,26 @@ function textChannel(state: PlatformState, channelId: string): { guild: FakeGuil
   return found;
 }
 
-/** Channel message routes: create, list, get, edit, delete, bulk-delete. */
+/**
+ * Channel message routes: create (with Discord's `nonce` / `enforce_nonce` dedupe), list, get, edit, delete,
+ * bulk-delete.
+ */
 export const messageRoutes: RouteTable = {
   'POST /channels/{channel_id}/messages': (ctx) => {
     const dm = ctx.state.dmChannels.get(ctx.params.channel_id);
-    if (dm) return ok(sendDirectMessage(ctx, dm));
+    const earlier = earlierWithNonce(ctx);
+    if (dm) return ok(withNonce(ctx, earlier ?? sendDirectMessage(ctx, dm)));
     const { guild, channel } = textChannel(ctx.state, ctx.params.channel_id);
     ctx.state.requirePermission(
       guild,
       ctx.actor.id,
       isThread(channel) ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
     );
+    if (earlier) return ok(withNonce(ctx, earlier));
     reviveThread(ctx.state, channel);
     const message = messageFromBody(ctx, channel.id);
     postMessage(ctx, guild, channel, message);
-    return ok(message);
+    return ok(withNonce(ctx, message));
   },
 
   'GET /channels/{channel_id}/messages': (ctx) => {

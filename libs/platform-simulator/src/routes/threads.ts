@@ -9,10 +9,10 @@ import {
 import { auditChanges } from '../auditChanges';
 import { noContent, ok, type RequestContext, type RouteTable } from '../context';
 import { DiscordError, errors } from '../errors';
+import { messageFromBody, postMessage, reviveThread } from '../posting';
 import { fullChannel } from '../seed';
 import { isThread, type PlatformState } from '../state';
 import type { FakeChannel, FakeGuildState } from '../types';
-import { messageFromBody, postMessage, reviveThread } from './messages';
 
 function newThread(
   ctx: RequestContext,

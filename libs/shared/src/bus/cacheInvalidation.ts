@@ -5,11 +5,13 @@ import type { EventBus } from './eventBus';
 
 /**
  * The per-process caches that replicas drop entries of when told (`cache.invalidate.<name>`), with their keys:
- * - `access`: the gateway's RPC.access answers, `<guild>:<user>` (`<guild>:*`: every user of the guild);
+ * - `access`: the RPC.access answers of the gateway and logs (`AccessCache`), `<guild>:<user>` (`<guild>:*`: every
+ *   user of the guild);
  * - `session`: the gateway's session lookups, the sha-256 of the session id (as stored);
- * - `logs-settings`: the logs service's guild settings, `<guild>`.
+ * - `logs-settings`: the logs service's guild settings, `<guild>`;
+ * - `tickets-settings`: the tickets service's `GET /tickets/settings` answers, `<guild>`.
  */
-export type CacheName = 'access' | 'session' | 'logs-settings';
+export type CacheName = 'access' | 'session' | 'logs-settings' | 'tickets-settings';
 
 /** Core NATS subject (namespace added by the bus) carrying the keys to drop from cache `cache` on every replica. */
 export function invalidationSubject(cache: CacheName): string {

@@ -6,7 +6,7 @@ import { dispatchFilter } from './dispatchSubjects';
 export type DispatchName = `${GatewayDispatchPayload['t']}`;
 
 /**
- * A platform gateway dispatch `{op: 0, t, s, d}` as the bridge publishes it on `platform.dispatch.<partition>.<t>` (stream
+ * A platform gateway dispatch `{op: 0, t, s, d}` as the bridge publishes it on `platform.dispatch.<partition>.<group>.<t>` (stream
  * PLATFORM), typed by discord-api-types' `GatewayDispatchPayload` for the names `E` (a union narrows on `t`).
  */
 export type Dispatch<E extends DispatchName = DispatchName> = Extract<GatewayDispatchPayload, { t: E }>;
@@ -25,7 +25,7 @@ export function dispatchSubjects(names: readonly DispatchName[]): string[] {
 
 /**
  * Checks a received dispatch: an object `{op: 0, t, s, d}` whose `t` is one of `names` and names its subject
- * (`platform.dispatch.<partition>.<t>`, without namespace), `d` an object. Returns it typed (the payload itself is the platform's,
+ * (`platform.dispatch.<partition>.<group>.<t>`, without namespace), `d` an object. Returns it typed (the payload itself is the platform's,
  * typed but not re-validated field by field); throws naming the mismatch otherwise.
  */
 export function parseDispatch<E extends DispatchName>(names: readonly E[], raw: unknown, subject: string): Dispatch<E> {

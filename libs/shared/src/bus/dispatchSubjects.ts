@@ -1,8 +1,12 @@
 /**
- * Subjects of platform gateway dispatches on the PLATFORM stream: `platform.dispatch.<partition>.<EVENT>`, where
+ * Subjects of platform gateway dispatches on the PLATFORM stream: `platform.dispatch.<partition>.<group>.<EVENT>`, where
  * `partition` is the dispatch's guild id (a snowflake, as an unsigned 64-bit integer) modulo `DISPATCH_PARTITIONS`,
- * and 0 for dispatches without a guild (READY, RESUMED, USER_UPDATE, direct-message events...). Every dispatch of one
- * guild lands in one partition, so a consumer of one partition sees that guild's dispatches in gateway order.
+ * and 0 for dispatches without a guild (READY, RESUMED, USER_UPDATE, direct-message events...), and `group` is
+ * `message` for the message dispatches (`MESSAGE_DISPATCH_GROUP`: most of the traffic) and `other` for the rest. Every
+ * dispatch of one guild lands in one partition, so a consumer of one partition sees that guild's dispatches in gateway
+ * order. The group lets a consumer of several non-message dispatches be served by one server-side filter
+ * (`platform.dispatch.<p>.other.*`) on NATS 2.9, which allows one filter per consumer, instead of receiving every
+ * message of its partition.
  */
 
 /** Number of dispatch partitions. Changing it moves guilds between partitions: the bridge, replay and every consumer must agree. */
@@ -35,12 +39,31 @@ export function dispatchPartition(event: string, d: unknown): number {
   return guildPartition(dispatchGuildId(event, d));
 }
 
-/** The subject (without namespace) a dispatch `{t: event, d}` is published on: `platform.dispatch.<partition>.<event>`. */
-export function dispatchSubject(event: string, d: unknown): string {
-  return `platform.dispatch.${dispatchPartition(event, d)}.${event}`;
+/** The dispatches of the `message` group of dispatch subjects (message content: most of a guild's dispatches). */
+export const MESSAGE_DISPATCH_GROUP: ReadonlySet<string> = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+]);
+
+/** The group token of a dispatch's subject: `message` for `MESSAGE_DISPATCH_GROUP`, else `other`. */
+export function dispatchGroup(event: string): 'message' | 'other' {
+  return MESSAGE_DISPATCH_GROUP.has(event) ? 'message' : 'other';
 }
 
-/** The consumer filter (without namespace) of one dispatch type across every partition: `platform.dispatch.*.<event>`. */
+/**
+ * The subject (without namespace) a dispatch `{t: event, d}` is published on:
+ * `platform.dispatch.<partition>.<group>.<event>`.
+ */
+export function dispatchSubject(event: string, d: unknown): string {
+  return `platform.dispatch.${dispatchPartition(event, d)}.${dispatchGroup(event)}.${event}`;
+}
+
+/**
+ * The consumer filter (without namespace) of one dispatch type across every partition:
+ * `platform.dispatch.*.<group>.<event>`.
+ */
 export function dispatchFilter(event: string): string {
-  return `platform.dispatch.*.${event}`;
+  return `platform.dispatch.*.${dispatchGroup(event)}.${event}`;
 }

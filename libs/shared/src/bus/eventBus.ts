@@ -57,7 +57,10 @@ export interface ConsumeOptions<T = unknown> {
   filterSubjects: string[];
   /** Messages delivered but not yet acknowledged, per partition, at most (default 512). */
   maxAckPending?: number;
-  /** A message not acknowledged (nor marked in progress) within this many ms is delivered again (default 10 000). */
+  /**
+   * A message not acknowledged (nor marked in progress, which the holder does every fifth of it) within this many ms
+   * is delivered again (default 10 000).
+   */
   ackWaitMs?: number;
   /** Attempts at one message before it is parked on `deadletter.<durable>` (default 20). */
   maxDeliver?: number;
@@ -272,11 +275,11 @@ export class EventBus {
       opts.durable,
       DISPATCH_PARTITIONS,
       {
-        start: (p, clean) => {
+        start: (p, holds) => {
           const where = { durable: opts.durable, partition: p };
-          const consumer = new PartitionConsumer(consumers[p] as Consumer, handling, this.logger, where);
+          const consumer = new PartitionConsumer(consumers[p] as Consumer, handling, holds, this.logger, where);
           running.set(p, consumer);
-          consumer.start(clean);
+          consumer.start();
         },
         stop: async (p) => {
           await running.get(p)?.stop();
@@ -291,9 +294,24 @@ export class EventBus {
     return stop;
   }
 
-  /** The KV bucket of partition leases (created when missing; keys expire `PARTITION_LEASE_MS` after their last write). */
+  /**
+   * The KV bucket of partition leases (keys expire `PARTITION_LEASE_MS` after their last write): created when missing;
+   * a bucket made by a release with another lease time is brought to this one.
+   */
   private leaseBucket(): Promise<KV> {
-    this.leases ??= new Kvm(this.nc).create(this.resourceName(LEASE_BUCKET), { history: 1, ttl: PARTITION_LEASE_MS });
+    this.leases ??= (async () => {
+      const name = this.resourceName(LEASE_BUCKET);
+      const kv = await new Kvm(this.nc).create(name, { history: 1, ttl: PARTITION_LEASE_MS });
+      const { streamInfo } = await kv.status();
+      if (streamInfo.config.max_age !== nanos(PARTITION_LEASE_MS)) {
+        this.logger.info({ bucket: name, leaseMs: PARTITION_LEASE_MS }, 'updating the partition lease time');
+        await this.jsm.streams.update(streamInfo.config.name, {
+          ...streamInfo.config,
+          max_age: nanos(PARTITION_LEASE_MS),
+        });
+      }
+      return kv;
+    })();
     return this.leases;
   }
 
@@ -358,7 +376,9 @@ export class EventBus {
   /**
    * Answers requests on `subject` (core NATS, one queue group per subject so replicas share the load).
    * `handler` gets the decoded JSON; what it returns is the answer. A thrown `HttpProblem` travels back
-   * to the requester as that problem; any other error as a 500.
+   * to the requester as that problem; any other error as a 500. An answer larger than the server's `max_payload`
+   * (1 MiB by default), which NATS would refuse, travels back as a 500 `answer_too_large` naming its size, so the
+   * requester learns it at once instead of waiting out its timeout.
    */
   reply<Req, Res>(subject: string, handler: (data: Req) => Promise<Res>): Subscription {
     const full = this.subject(subject);
@@ -382,7 +402,16 @@ export class EventBus {
                   : { status, detail: 'internal error', code: 'internal_error' },
             };
           }
-          msg.respond(encoder.encode(JSON.stringify(answer)));
+          let bytes = encoder.encode(JSON.stringify(answer));
+          const limit = this.nc.info?.max_payload ?? Number.POSITIVE_INFINITY;
+          if (bytes.length > limit) {
+            const detail = `the answer to ${subject} is ${bytes.length} bytes, over the bus's limit of ${limit}`;
+            this.logger.error({ subject, bytes: bytes.length, limit }, 'answer too large for the bus');
+            bytes = encoder.encode(
+              JSON.stringify({ ok: false, problem: { status: 500, detail, code: 'answer_too_large' } } satisfies Reply),
+            );
+          }
+          msg.respond(bytes);
         });
       },
     });
@@ -491,7 +520,7 @@ export function subjectMatches(filter: string, subject: string): boolean {
 }
 
 /**
- * The filters of partition `p`: the partition token (the third: `platform.dispatch.<partition>.<EVENT>`,
+ * The filters of partition `p`: the partition token (the third: `platform.dispatch.<partition>.<group>.<EVENT>`,
  * `events.<service>.<partition>.<guild>.<type>`; `*` or `>` in a consumer's filters) set to `p`.
  */
 export function partitionFilters(filters: string[], p: number): string[] {

@@ -34,20 +34,26 @@ const outboxSchema = new Schema<OutboxRow>(
   { versionKey: false, collection: 'outbox' },
 );
 outboxSchema.index({ sentAt: 1, createdAt: 1 });
+outboxSchema.index({ 'event.guild': 1, sentAt: 1, createdAt: 1 });
 outboxSchema.index(
   { sentAt: 1 },
   { expireAfterSeconds: 24 * 3600, partialFilterExpression: { sentAt: { $type: 'date' } } },
 );
 
 /**
- * Outbox publisher: `emit` stores the event in the service's own database first, then tries to publish it; a poller
- * republishes whatever is still unsent (NATS down, process killed). JetStream's de-duplication on the event id makes
- * the retry safe. Sent rows expire after a day. The service's own write and the outbox row are two writes (the
- * embedded MongoDB has no multi-document transactions), so a process killed between them loses that one event.
+ * Outbox publisher: `emit` stores the event in the service's own database first, then publishes its guild's unsent
+ * events; a poller republishes whatever is still unsent (NATS down, process killed). JetStream's de-duplication on the
+ * event id makes the retry safe. A guild's events are published in the order they were stored (`createdAt`, then
+ * `_id`) by every replica, and a guild's publishing stops at its first failed event until that one goes through, so a
+ * retried event never lands after a later one of its guild. Sent rows expire after a day. The service's own write and
+ * the outbox row are two writes (the embedded MongoDB has no multi-document transactions), so a process killed
+ * between them loses that one event.
  */
 export class Outbox<S extends ServiceName = ServiceName> {
   private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
   private readonly poller: Poller;
+  /** `createdAt` of the last row this process stored (ms): the next one is later, so the order of emits is kept. */
+  private lastCreatedAt = 0;
 
   constructor(
     private readonly bus: EventBus,
@@ -60,7 +66,7 @@ export class Outbox<S extends ServiceName = ServiceName> {
   /**
    * Stores and publishes event `type` of `guild` on `eventSubject(service, guild, type)`; `data` is type-checked
    * against the payload schema of `serviceEvents[service][type]`. Resolves once stored; the publish itself is
-   * retried until NATS accepts it.
+   * retried until NATS accepts it, after the guild's earlier unsent events.
    */
   async emit<T extends EventType<S>>(
     guild: string,
@@ -75,23 +81,48 @@ export class Outbox<S extends ServiceName = ServiceName> {
       at: new Date().toISOString(),
       data,
     };
+    this.lastCreatedAt = Math.max(Date.now(), this.lastCreatedAt + 1);
     const row = {
       _id: event.id,
       subject: eventSubject(this.service, guild, type),
       event,
       requestId: currentRequestId() ?? null,
-      createdAt: new Date(),
+      createdAt: new Date(this.lastCreatedAt),
       sentAt: null,
     };
     await this.model.create(row);
-    await this.send(row as OutboxRow).catch(() => undefined);
+    await this.publishInOrder({ 'event.guild': guild }).catch(() => undefined);
   }
 
-  /** Publishes every unsent row, oldest first. */
+  /** Publishes every unsent row (up to 500 a run), each guild's oldest first; a guild whose event fails waits. */
   async flush(): Promise<void> {
     if (!this.bus.isConnected()) return;
-    const rows = await this.model.find({ sentAt: null }).sort({ createdAt: 1 }).limit(500).lean<OutboxRow[]>();
-    for (const row of rows) await this.send(row);
+    await this.publishInOrder({});
+  }
+
+  /**
+   * Publishes the unsent rows matching `filter` (at most 500) oldest first. A failed publish skips the rest of its
+   * guild's rows (they wait for the next run, behind it); when NATS is unreachable the run stops and rejects.
+   */
+  private async publishInOrder(filter: Record<string, unknown>): Promise<void> {
+    const rows = await this.model
+      .find({ ...filter, sentAt: null })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(500)
+      .lean<OutboxRow[]>();
+    const blocked = new Set<string>();
+    let failure: unknown = null;
+    for (const row of rows) {
+      if (blocked.has(row.event.guild)) continue;
+      try {
+        await this.send(row);
+      } catch (err) {
+        if (!this.bus.isConnected()) throw err;
+        blocked.add(row.event.guild);
+        failure = err;
+      }
+    }
+    if (failure) throw failure;
   }
 
   /** Stops the retry poller (after its current run). */

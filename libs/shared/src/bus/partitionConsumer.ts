@@ -11,7 +11,7 @@ export interface PartitionHandling {
   batchSize: number;
   /** Messages pulled at once, at most (at most the consumer's `max_ack_pending`). */
   fetchSize: number;
-  /** The consumer's ack wait, in ms: messages in hand are marked in progress well within it. */
+  /** The consumer's ack wait, in ms: messages in hand are marked in progress five times within it. */
   ackWaitMs: number;
   /** Attempts (JetStream deliveries plus retries here) before a message is parked. */
   maxDeliver: number;
@@ -31,27 +31,36 @@ export interface PartitionHandling {
  * time), hands messages to the handler in stream order, in batches of what has arrived, and acknowledges them once
  * handled. A failing message is retried here, in order, with a growing delay, while the messages after it wait (all
  * kept in progress, so JetStream redelivers none of them); after `maxDeliver` attempts it is parked and the partition
- * goes on. On `stop` the messages not yet handled are handed back (nak, in order) for the next holder.
+ * goes on. On `stop` the messages not yet handled are handed back (nak, in order) for the next holder. A message
+ * delivered again while in hand (its ack wait ran out, e.g. the event loop stalled) is dropped, not handled twice.
+ *
+ * Takeover: messages an earlier holder left unacknowledged (it crashed, stalled, or its naks are still on their way)
+ * come back when their ack wait runs out, and NATS 2.9 redelivers them in the order their ack waits ran out, not in
+ * stream order. So while the consumer has unacknowledged messages this holder does not have, everything pulled is
+ * held (kept in progress); once every unacknowledged message is in hand they are handed over in stream order.
+ *
+ * Fencing: `holds` says whether this replica surely still holds the partition's lease. Once it is false the consumer
+ * touches nothing any more (no pull, no handling, no ack, nak or in-progress mark); what it had in hand comes back to
+ * the next holder when its ack wait runs out.
  */
 export class PartitionConsumer {
   private stopping = false;
   private readonly abort = new AbortController();
-  private readonly inHand = new Set<JsMsg>();
+  /** Messages taken in and not yet settled, by stream sequence. */
+  private readonly inHand = new Map<number, JsMsg>();
   private done: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly consumer: Consumer,
     private readonly how: PartitionHandling,
+    private readonly holds: () => boolean,
     private readonly logger: Logger,
     private readonly where: Record<string, unknown>,
   ) {}
 
-  /**
-   * Starts pulling. `clean` is false when the previous holder may have crashed with messages in hand: those are then
-   * let come back first (after the ack wait), before any newer message of the partition.
-   */
-  start(clean: boolean): void {
-    this.done = this.run(clean);
+  /** Starts pulling. */
+  start(): void {
+    this.done = this.run();
   }
 
   /** Stops pulling, waits for the messages in hand to be handled or handed back. Idempotent. */
@@ -61,32 +70,56 @@ export class PartitionConsumer {
     await this.done;
   }
 
+  /** True while the consumer may go on: not stopping, and the lease surely held (else it stops here, fenced). */
+  private active(): boolean {
+    if (this.stopping) return false;
+    if (this.holds()) return true;
+    this.logger.warn({ ...this.where, inHand: this.inHand.size }, 'partition lease may have lapsed; partition fenced');
+    this.stopping = true;
+    this.abort.abort();
+    return false;
+  }
+
   private async pause(ms: number): Promise<void> {
     await sleep(ms, undefined, { signal: this.abort.signal }).catch(() => undefined);
   }
 
-  private async run(clean: boolean): Promise<void> {
+  private async run(): Promise<void> {
     const keepalive = setInterval(() => {
-      for (const m of this.inHand) m.working();
-    }, this.how.ackWaitMs / 3);
+      if (this.holds()) for (const m of this.inHand.values()) m.working();
+    }, this.how.ackWaitMs / 5);
     let chain = Promise.resolve();
+    const handOver = (batch: JsMsg[]) => {
+      if (batch.length) chain = chain.then(() => this.process(batch));
+    };
+    let takingOver = true;
     try {
-      if (!clean && (await this.consumer.info()).num_ack_pending > 0) await this.pause(this.how.ackWaitMs + 1_000);
-      while (!this.stopping) {
+      while (this.active()) {
         let buffer: JsMsg[] = [];
         const flush = () => {
-          const batch = buffer;
+          handOver(buffer);
           buffer = [];
-          if (batch.length) chain = chain.then(() => this.process(batch));
         };
         try {
+          if (takingOver && (await this.consumer.info()).num_ack_pending <= this.inHand.size) {
+            takingOver = false;
+            const held = [...this.inHand.values()].sort((a, b) => a.seq - b.seq);
+            for (let i = 0; i < held.length; i += this.how.batchSize) handOver(held.slice(i, i + this.how.batchSize));
+          }
           const messages = await this.consumer.fetch({ max_messages: this.how.fetchSize, expires: FETCH_EXPIRES_MS });
           for await (const m of messages) {
+            // fenced: touches nothing more (a clean stop reads the pull to its end and hands everything back)
+            if (!this.holds()) break;
+            // delivered again while still in hand: the copy in hand settles it
+            if (this.inHand.has(m.seq)) continue;
             if (!this.how.wanted(m)) {
-              m.ack();
+              // while taking over, the count of unacknowledged messages must not include it any more
+              if (takingOver) await m.ackAck();
+              else m.ack();
               continue;
             }
-            this.inHand.add(m);
+            this.inHand.set(m.seq, m);
+            if (takingOver) continue;
             buffer.push(m);
             if (buffer.length >= this.how.batchSize) flush();
             else if (buffer.length === 1) setImmediate(flush);
@@ -99,18 +132,23 @@ export class PartitionConsumer {
       }
     } finally {
       await chain;
+      // held while taking over and never handed over: handed back
+      this.settle(
+        [...this.inHand.values()].sort((a, b) => a.seq - b.seq),
+        (m) => m.nak(),
+      );
       clearInterval(keepalive);
     }
   }
 
   private async process(batch: JsMsg[]): Promise<void> {
-    if (!this.stopping) {
+    if (this.active()) {
       try {
         await this.how.handle(batch);
         return this.settle(batch, (m) => m.ack());
       } catch (err) {
         if (batch.length > 1) this.logger.warn({ err, ...this.where }, 'batch failed; handling it message by message');
-        for (const m of batch) if (!this.stopping) await this.oneByOne(m, batch.length > 1 ? 0 : 1, err);
+        for (const m of batch) if (this.active()) await this.oneByOne(m, batch.length > 1 ? 0 : 1, err);
       }
     }
     this.settle(batch, (m) => m.nak());
@@ -122,12 +160,13 @@ export class PartitionConsumer {
     for (let attempt = m.info.deliveryCount + failed; ; attempt++) {
       if (attempt > m.info.deliveryCount) {
         if (attempt > this.how.maxDeliver) {
+          if (!this.active()) return;
           await this.how.park(m, err);
           return this.settle([m], (x) => x.term());
         }
         this.logger.warn({ err, subject: m.subject, attempt: attempt - 1, ...this.where }, 'handler failed; retrying');
         await this.pause(Math.min(30_000, 200 * 2 ** (attempt - 1)));
-        if (this.stopping) return;
+        if (!this.active()) return;
       }
       try {
         await this.how.handle([m]);
@@ -138,11 +177,12 @@ export class PartitionConsumer {
     }
   }
 
-  /** Settles (`how`: ack, nak or term) the messages of `batch` still in hand, in order, and lets go of them. */
+  /**
+   * Settles (`how`: ack, nak or term) the messages of `batch` still in hand, in order, and lets go of them. Without the
+   * lease they are only let go of: the next holder gets them again once their ack wait runs out.
+   */
   private settle(batch: JsMsg[], how: (m: JsMsg) => void): void {
-    for (const m of batch) {
-      if (!this.inHand.delete(m)) continue;
-      how(m);
-    }
+    const holds = this.holds();
+    for (const m of batch) if (this.inHand.delete(m.seq) && holds) how(m);
   }
 }

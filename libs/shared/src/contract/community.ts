@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CapSchema } from './caps';
-import { BooleanQuery, DateTime, EmptyBody, GuildParams, Snowflake } from './common';
+import { BooleanQuery, DateTime, EmptyBody, GuildParams, LimitQuery, Snowflake } from './common';
 import { defineRoute } from './route';
 
 export const FEATURE_STATES = ['off', 'on', 'partial'] as const;
@@ -70,6 +70,7 @@ export const StaffRoleEntry = z
     caps: z.array(CapSchema),
   })
   .meta({ id: 'StaffRoleEntry' });
+export const StaffRoles = z.strictObject({ roles: z.array(StaffRoleEntry) }).meta({ id: 'StaffRoles' });
 
 /** A managed forum status. `archiveAfter`: minutes (the platform's auto-archive durations 60, 1440, 4320, 10080; 0 = never). */
 export const ForumStatus = z
@@ -109,6 +110,21 @@ export const ForumPost = z
   })
   .meta({ id: 'ForumPost' });
 
+/**
+ * One item of a pack, in the pack's order: the original item (`id`, as putPackItems takes it), its CDN image `url`, and
+ * `held`: whether this guild holds it (the original in the owner guild, its copy in a subscriber).
+ */
+export const PackEntry = z
+  .strictObject({
+    id: Snowflake,
+    kind: z.enum(ITEM_KINDS),
+    name: z.string(),
+    animated: z.boolean(),
+    url: z.string(),
+    held: z.boolean(),
+  })
+  .meta({ id: 'PackEntry' });
+
 export const PacksResponse = z
   .strictObject({
     enabled: z.boolean(),
@@ -119,6 +135,11 @@ export const PacksResponse = z
         position: z.number().int(),
         contributes: z.boolean(),
         items: z.number().int(),
+        owner: z.boolean().meta({ description: 'This guild owns the pack (its items are originals, not copies)' }),
+        contents: z.array(PackEntry).meta({
+          description:
+            "The pack's items in the pack's order; `id` is the original item's id (the ids putPackItems orders)",
+        }),
       }),
     ),
     available: z.array(z.strictObject({ id: Snowflake, name: z.string(), createdAt: DateTime })),
@@ -257,10 +278,73 @@ export const communityRoutes = {
     body: z.strictObject({ caps: z.array(CapSchema).max(50) }),
     success: {
       status: 200,
-      schema: z.strictObject({ roles: z.array(StaffRoleEntry) }).meta({ id: 'StaffRoles' }),
+      schema: StaffRoles,
       description: 'All staff roles',
     },
     errors: [400, 404],
+  }),
+  getStaffRoles: defineRoute({
+    id: 'getStaffRoles',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/staff',
+    service: 'community',
+    auth: 'guild',
+    cap: 'staff.manage',
+    inSpec: false,
+    summary: 'Staff roles and their capabilities',
+    description:
+      'Every staff role of the guild, highest role first (the answer of putStaffRole, read without changing ' +
+      'anything): roles given caps through `PUT …/staff/{role}` and roles whose platform permissions (Administrator, ' +
+      "Manage Server) grant every cap (`auto: true`). `discord`: the role's platform permission names; `color`: the " +
+      "role's RGB integer (0 = none). Roles come from the structure (platform dispatches, fetched when missing or " +
+      'stale: 502 when the platform cannot be read); caps from MongoDB. Roles deleted on the platform are left out.',
+    params: GuildParams,
+    success: { status: 200, schema: StaffRoles, description: 'All staff roles' },
+    errors: [502],
+  }),
+  getForums: defineRoute({
+    id: 'getForums',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/forums',
+    service: 'community',
+    auth: 'guild',
+    cap: 'forums.manage',
+    inSpec: false,
+    summary: 'Forums and their statuses',
+    description:
+      'Every forum and media channel of the guild in channel position order, each as the record putForum answers: ' +
+      'its tags (from the structure, kept current from platform dispatches), `managed` and its statuses (MongoDB; ' +
+      'none for a forum that is not managed). 502 when the structure cannot be read from the platform.',
+    params: GuildParams,
+    success: {
+      status: 200,
+      schema: z.strictObject({ forums: z.array(Forum) }).meta({ id: 'Forums' }),
+      description: 'The forums',
+    },
+    errors: [502],
+  }),
+  getForumPosts: defineRoute({
+    id: 'getForumPosts',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/forums/{forum}/posts',
+    service: 'community',
+    auth: 'guild',
+    cap: 'posts.manage',
+    inSpec: false,
+    summary: "A forum's posts",
+    description:
+      "Posts of the forum tracked from platform dispatches (MongoDB), newest first: `tags` are the post's tag ids " +
+      "(its status is the one of the forum's statuses among them), `votes` distinct users who reacted to the " +
+      'starter message. `archived` filters by archive state; `before` is a post (thread) id cursor (exclusive); ' +
+      '`limit` 1-100 (default 50). 404 when the channel is not a forum of this guild.',
+    params: z.strictObject({ guild: Snowflake, forum: Snowflake }),
+    query: z.strictObject({ archived: BooleanQuery.optional(), before: Snowflake.optional(), limit: LimitQuery }),
+    success: {
+      status: 200,
+      schema: z.strictObject({ posts: z.array(ForumPost) }).meta({ id: 'ForumPosts' }),
+      description: 'Posts, newest first',
+    },
+    errors: [404, 502],
   }),
   putForum: defineRoute({
     id: 'putForum',
@@ -308,7 +392,8 @@ export const communityRoutes = {
     inSpec: true,
     summary: 'Packs, available packs, loose items and slots',
     description:
-      'Subscribed packs in position order, packs available to subscribe, the guild’s items in no pack (`loose`), and ' +
+      'Subscribed packs in position order (each with `items`, how many of its items the guild holds, and `contents`, ' +
+      'its items in the pack’s order), packs available to subscribe, the guild’s items in no pack (`loose`), and ' +
       'per item kind the slots `used` and `limit` (from the guild’s boost tier).',
     params: GuildParams,
     success: { status: 200, schema: PacksResponse, description: 'Packs' },

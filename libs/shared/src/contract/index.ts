@@ -16,6 +16,7 @@ export * from './export';
 export * from './logs';
 export * from './moderation';
 export * from './route';
+export * from './session';
 export * from './tickets';
 
 /** Every public route, the gateway's table (auth, cap, target service) and the OpenAPI document's source. */

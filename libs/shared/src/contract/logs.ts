@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { archivedAttachmentRoute } from './attachment';
 import { BooleanQuery, DateTime, EmptyBody, GuildParams, LimitQuery, Snowflake } from './common';
 import { defineRoute } from './route';
 import { JOURNAL_KINDS } from './values';
@@ -135,32 +136,19 @@ export const logRoutes = {
     },
     errors: [400],
   }),
-  getMessageAttachment: defineRoute({
+  getMessageAttachment: archivedAttachmentRoute({
     id: 'getMessageAttachment',
-    method: 'get',
     path: '/api/v1/servers/{guild}/messages/attachments/{attachment}',
     service: 'logs',
-    auth: 'guild',
     cap: 'messages.search',
-    inSpec: false,
     summary: "A logged message's archived attachment",
-    description:
-      'The bytes of a file attached to a logged message, as archived (MongoDB GridFS) when the message was captured, so ' +
-      "a deleted message keeps its evidence. `attachment` is the platform's attachment id (message search answers link " +
-      'here once the file is stored). Same access as the message: `messages.search` and the caller can view the ' +
-      "message's channel (404 otherwise). Kept as long as the message content: 7 days from the message. Headers: " +
-      '`Content-Type` as the platform declared it, `Content-Length`, `Content-Disposition` (inline for images, video, ' +
-      'audio and plain text, else attachment, with the original filename), `Cache-Control: private, max-age=3600`, ' +
-      '`ETag` (`If-None-Match` -> 304). 404 `not_found`: unknown, expired or not visible; 404 ' +
-      '`attachment_not_archived`: not stored (`state` `pending`, or `link` with `reason` `too_large`, `guild_quota` or ' +
-      "`unreachable`, and `url`, the platform's link).",
-    params: z.strictObject({ guild: Snowflake, attachment: Snowflake }),
-    success: {
-      status: 200,
-      schema: z.string().meta({ format: 'binary', description: 'The file' }),
-      description: 'The file',
-    },
-    errors: [404],
+    subject: 'a logged message',
+    purpose: 'a deleted message keeps its evidence',
+    linkedFrom: 'message search answers',
+    access:
+      "Same access as the message: `messages.search` and the caller can view the message's channel (404 otherwise).",
+    kept: 'Kept as long as the message content: 7 days from the message.',
+    notFound: 'unknown, expired or not visible',
   }),
   listJournal: defineRoute({
     id: 'listJournal',
@@ -205,6 +193,9 @@ export const logRoutes = {
       "mentionable; `undoneAs` = new role id), `channel_delete` (re-created with name, type, topic, parent (or the parent's copy " +
       're-created by an undo), position, overwrites, nsfw, slowmode; `undoneAs` = new channel id), `member_ban` ' +
       '(unban; `undoneAs` = `unban`), `member_timeout` (timeout lifted; `undoneAs` = `timeout_removed`), ' +
+      '`member_roles` (the roles it added are removed and the roles it removed given back, one platform call per ' +
+      'role; a role deleted since is skipped; `undoneAs` = `roles_reverted`), `webhook_create` (the webhook is ' +
+      'deleted; `undoneAs` = `webhook_deleted`, or `webhook_gone` when it no longer existed), ' +
       '`antinuke_response` (every undoable event of its burst not undone yet, categories first, each marked as if ' +
       'undone alone; `undoneAs` = `burst: <n> of <m> undone`, per-event results in `data.undo`; 409 when nothing ' +
       'is left to undo, 502 when every one failed). 404 unknown event; 409 already undone, ' +

@@ -278,8 +278,9 @@ export const moderationRoutes = {
     inSpec: true,
     summary: "A member's record",
     description:
-      'The member (from the platform; `inServer`), their cases newest first, journal events and deleted messages about ' +
-      'them (from the logs service over NATS), their reports, and the suggested next action on the escalation ladder ' +
+      'The member (from the platform; `inServer`), their cases newest first (at most 100), journal events and deleted ' +
+      'messages about them (from the logs service over NATS; at most 50 of each, newest first, and together at most ' +
+      '512 KiB of JSON: older ones are left out past that), their reports (at most 50), and the suggested next action on the escalation ladder ' +
       '(docs/moderation.md). 404 when the platform does not know the user and they have no case; 503 when the logs ' +
       'service does not answer in time.',
     params: z.strictObject({ guild: Snowflake, user: Snowflake }),

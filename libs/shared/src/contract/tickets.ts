@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { archivedAttachmentRoute } from './attachment';
 import { DateTime, GuildParams, Int32, integerString, LimitQuery, NumberParam, Snowflake } from './common';
 import { defineRoute } from './route';
 import { TICKET_STATUSES } from './values';
@@ -105,6 +106,9 @@ export const TicketEmoji = z
   )
   .meta({ description: 'A Unicode emoji, or a custom emoji as `<:name:id>` / `<a:name:id>`', example: '🎫' });
 
+/** Most members a guild's ticket blacklist holds. */
+export const MAX_BLACKLIST = 1000;
+
 /** Changes to the ticket settings: any subset of the editable fields (the panel ids are set by posting the panel). */
 export const TicketSettingsPatch = z
   .strictObject({
@@ -113,7 +117,7 @@ export const TicketSettingsPatch = z
     pingStaff: z.boolean().optional(),
     remindAfter: z.number().int().min(0).max(MAX_TICKET_HOURS).optional(),
     closeAfter: z.number().int().min(0).max(MAX_TICKET_HOURS).optional(),
-    blacklist: z.array(Snowflake).max(1000).optional(),
+    blacklist: z.array(Snowflake).max(MAX_BLACKLIST).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, 'give at least one field to change')
   .meta({ id: 'TicketSettingsPatch' });
@@ -135,6 +139,9 @@ export const TicketTypeInput = z
     questions: z.array(TicketQuestion).max(5).default([]),
   })
   .meta({ id: 'TicketTypeInput' });
+
+/** A member of the ticket blacklist: any user id (a member who left can stay listed). */
+export const BlacklistParams = z.strictObject({ guild: Snowflake, member: Snowflake });
 
 export const TicketTypeParams = z.strictObject({
   guild: Snowflake,
@@ -233,32 +240,18 @@ export const ticketRoutes = {
     success: { status: 200, schema: z.string().meta({ description: 'text/html' }), description: 'The HTML page' },
     errors: [400, 404],
   }),
-  getTicketAttachment: defineRoute({
+  getTicketAttachment: archivedAttachmentRoute({
     id: 'getTicketAttachment',
-    method: 'get',
     path: '/api/v1/servers/{guild}/tickets/attachments/{attachment}',
     service: 'tickets',
-    auth: 'guild',
     cap: 'tickets.read',
-    inSpec: false,
     summary: "A ticket message's archived attachment",
-    description:
-      'The bytes of a file attached to a ticket message, as archived (MongoDB GridFS) when the message was captured, so ' +
-      "it outlives the platform's expiring CDN link and the thread. `attachment` is the platform's attachment id " +
-      '(ticket messages, transcripts and search answers link here once the file is stored). Same access as the ticket ' +
-      '(`tickets.read`). Headers: `Content-Type` as the platform declared it, `Content-Length`, `Content-Disposition` ' +
-      '(inline for images, video, audio and plain text, else attachment, with the original filename), ' +
-      "`Cache-Control: private, max-age=3600`, `ETag` (`If-None-Match` -> 304). Kept for the ticket's lifetime plus " +
-      '`TICKET_ATTACHMENT_RETENTION_DAYS` after its close. 404 `not_found`: unknown or expired; 404 ' +
-      '`attachment_not_archived`: not stored (`state` `pending`, or `link` with `reason` `too_large`, `guild_quota` or ' +
-      "`unreachable`, and `url`, the platform's link).",
-    params: z.strictObject({ guild: Snowflake, attachment: Snowflake }),
-    success: {
-      status: 200,
-      schema: z.string().meta({ format: 'binary', description: 'The file' }),
-      description: 'The file',
-    },
-    errors: [404],
+    subject: 'a ticket message',
+    purpose: "it outlives the platform's expiring CDN link and the thread",
+    linkedFrom: 'ticket messages, transcripts and search answers',
+    access: 'Same access as the ticket (`tickets.read`).',
+    kept: "Kept for the ticket's lifetime plus `TICKET_ATTACHMENT_RETENTION_DAYS` after its close.",
+    notFound: 'unknown or expired',
   }),
   listTickets: defineRoute({
     id: 'listTickets',
@@ -374,6 +367,44 @@ export const ticketRoutes = {
       'characters), {number} (10 digits) and 20 staff role mentions.',
     params: GuildParams,
     body: TicketSettingsPatch,
+    success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
+    errors: [400],
+  }),
+  blacklistTicketMember: defineRoute({
+    id: 'blacklistTicketMember',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/tickets/blacklist/{member}',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Blacklist one member from opening tickets',
+    description:
+      'Adds the user id `member` to the ticket blacklist (`settings.blacklist`, MongoDB) in one atomic update that ' +
+      'leaves the other entries alone: two staff adding or removing different members at once both keep their ' +
+      'change (sending the whole list with `PATCH …/tickets/settings` keeps only the last one). No body. Idempotent: ' +
+      'a listed member stays listed once. Publishes `settings.updated` (`blacklist` before/after) when the list ' +
+      'changed. Answers the settings and types. 400 naming `params.member` when it is not a snowflake; 409 when the ' +
+      `blacklist already holds ${MAX_BLACKLIST} members.`,
+    params: BlacklistParams,
+    success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
+    errors: [400, 409],
+  }),
+  unblacklistTicketMember: defineRoute({
+    id: 'unblacklistTicketMember',
+    method: 'delete',
+    path: '/api/v1/servers/{guild}/tickets/blacklist/{member}',
+    service: 'tickets',
+    auth: 'guild',
+    cap: 'tickets.manage',
+    inSpec: false,
+    summary: 'Let a blacklisted member open tickets again',
+    description:
+      'Removes the user id `member` from the ticket blacklist (`settings.blacklist`, MongoDB) in one atomic update ' +
+      'that leaves the other entries alone (see `PUT`). Idempotent: a member who is not listed is answered the same. ' +
+      'Publishes `settings.updated` (`blacklist` before/after) when the list changed. Answers the settings and ' +
+      'types. 400 naming `params.member` when it is not a snowflake.',
+    params: BlacklistParams,
     success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
     errors: [400],
   }),

@@ -42,7 +42,7 @@ export function createMetricsRegistry(service: string): Registry {
 
 /**
  * The express app every service (and the gateway) runs: request id (from `x-request-id` or new; echoed back and
- * kept in the async context for logs and NATS headers), pino-http, helmet, HTTP metrics, `GET /healthz`
+ * kept in the async context for logs and NATS headers), pino-http (when the logger's level includes `info`), helmet, HTTP metrics, `GET /healthz`
  * (process up), `GET /readyz` (dependencies ready, else 503), `GET /metrics` (Prometheus), the service's routes,
  * a problem+json 404 for anything else, and the problem+json error handler.
  */
@@ -51,14 +51,18 @@ export function createApp(opts: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy);
   app.use(requestId());
-  app.use(
-    pinoHttp({
-      logger: opts.logger,
-      genReqId: (req) => req.headers[REQUEST_ID_HEADER] as string,
-      quietReqLogger: true,
-      autoLogging: { ignore: (req) => isProbe(req.url) },
-    }),
-  );
+  // pino-http writes its request lines at `info` (errors too), so above that level it would write nothing while still
+  // building two child loggers per request (one serializing the request): it is mounted only when `info` is on.
+  if (opts.logger.isLevelEnabled('info')) {
+    app.use(
+      pinoHttp({
+        logger: opts.logger,
+        genReqId: (req) => req.headers[REQUEST_ID_HEADER] as string,
+        quietReqLogger: true,
+        autoLogging: { ignore: (req) => isProbe(req.url) },
+      }),
+    );
+  }
   app.use(helmet());
   app.use(httpMetrics(opts.metrics));
   app.get('/healthz', (_req, res) => {
@@ -134,22 +138,38 @@ function databaseUnavailable(): HttpProblem {
   return new HttpProblem(503, 'The database is unavailable; retry shortly', { retryAfter: DEPENDENCY_RETRY_AFTER_S });
 }
 
-const { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError } = mongoose.mongo;
-const { MongoTopologyClosedError } = mongoose.mongo;
+const { MongoError, MongoErrorLabel, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError } =
+  mongoose.mongo;
+const { MongoTopologyClosedError, MongoServerClosedError, MongoClientClosedError } = mongoose.mongo;
+
+/**
+ * Labels the driver puts on errors of a server that is going away or not reachable (network errors, a pool cleared
+ * by one, a server shutting down or stepping down): the operation may succeed when retried.
+ */
+const UNAVAILABLE_LABELS = [
+  MongoErrorLabel.RetryableWriteError,
+  MongoErrorLabel.ResetPool,
+  MongoErrorLabel.PoolRequestedRetry,
+  MongoErrorLabel.RetryableError,
+];
 
 /**
  * True for the driver's and mongoose's "no server" errors: server selection timed out, the connection broke
- * mid-operation (network errors, including a pool cleared by one), the client is not or no longer connected, or an operation
- * waited in mongoose's buffer past `bufferTimeoutMS` while disconnected.
+ * mid-operation (network errors, including a pool cleared by one), the server or client closed, an error the driver
+ * labels retryable (shutdown in progress, primary stepped down), the client is not or no longer connected, or an
+ * operation waited in mongoose's buffer past `bufferTimeoutMS` while disconnected.
  */
 function isMongoUnavailable(e: unknown): boolean {
   if (
     e instanceof MongoNetworkError ||
     e instanceof MongoServerSelectionError ||
     e instanceof MongoNotConnectedError ||
-    e instanceof MongoTopologyClosedError
+    e instanceof MongoTopologyClosedError ||
+    e instanceof MongoServerClosedError ||
+    e instanceof MongoClientClosedError
   )
     return true;
+  if (e instanceof MongoError && UNAVAILABLE_LABELS.some((label) => e.hasErrorLabel(label))) return true;
   const { name, message } = (e ?? {}) as { name?: string; message?: string };
   if (name === 'MongooseServerSelectionError') return true;
   return name === 'MongooseError' && /buffering timed out|Connection was force closed/.test(message ?? '');

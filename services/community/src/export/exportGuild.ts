@@ -1,4 +1,5 @@
 import {
+  currentRequestId,
   type ExportLine,
   IDENTITY_HEADER,
   type Identity,
@@ -20,6 +21,12 @@ import { openExportWindow } from './exportWindow';
 const EXPORT_FORMAT = 1;
 /** How long a peer may take to start answering its part, in milliseconds (the stream itself may take longer). */
 const PEER_HEADERS_MS = 10_000;
+
+/** The current request's id as the `x-request-id` header for a peer (none outside a request). */
+function requestIdHeader(): Record<string, string> {
+  const id = currentRequestId();
+  return id ? { [REQUEST_ID_HEADER]: id } : {};
+}
 
 type Peer = Exclude<ServiceName, 'gateway' | 'community'>;
 
@@ -53,7 +60,7 @@ async function pipePeer(
     const answer = await fetch(new URL(INTERNAL_EXPORT_PATH.replace(':guild', guild), base), {
       headers: {
         [IDENTITY_HEADER]: await signIdentity(identity, ctx.config.IDENTITY_SECRET, 60),
-        [REQUEST_ID_HEADER]: identity.requestId,
+        ...requestIdHeader(),
       },
       signal: controller.signal,
     });

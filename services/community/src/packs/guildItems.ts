@@ -45,7 +45,11 @@ export async function replaceGuildItems(
       ? (list as APIEmoji[]).map((e) => fromEmoji(guild, e)).filter((d): d is GuildItemRow => !!d)
       : (list as APISticker[]).map((s) => fromSticker(guild, s));
   await GuildItemModel.deleteMany({ guild, kind: { $in: kinds }, id: { $nin: docs.map((d) => d.id) } });
-  for (const doc of docs) await GuildItemModel.replaceOne({ _id: doc._id }, doc, { upsert: true });
+  if (docs.length === 0) return;
+  await GuildItemModel.bulkWrite(
+    docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
+    { ordered: false },
+  );
 }
 
 /** Stores one item just created on the platform by the service (before its dispatch arrives). */

@@ -11,8 +11,8 @@ const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlags
 
 /**
  * The packs view of `guild`: its packs (owned or subscribed) by position with how many of the pack's items the guild
- * holds, the other packs it can subscribe to (newest first, at most 100), its items that are in no pack (`loose`),
- * and its slots. `enabled`: the bot may create and delete emoji/stickers in the guild (Administrator or an
+ * holds and the pack's items in order (`contents`, each `held` or not), the other packs it can subscribe to (newest
+ * first, at most 100), its items that are in no pack (`loose`), and its slots. `enabled`: the bot may create and delete emoji/stickers in the guild (Administrator or an
  * expressions permission on one of its roles), so packs can be synced.
  */
 export async function listPacks(ctx: CommunityContext, guild: string): Promise<z.infer<typeof PacksResponse>> {
@@ -38,10 +38,26 @@ export async function listPacks(ctx: CommunityContext, guild: string): Promise<z
     packs: subs.flatMap((s) => {
       const pack = byId.get(s.pack);
       if (!pack) return [];
-      const count = s.owner
-        ? pack.items.filter((i) => present.has(i.id)).length
-        : s.copies.filter((c) => present.has(c.id)).length;
-      return [{ pack: pack._id, name: pack.name, position: s.position, contributes: s.contributes, items: count }];
+      const copies = new Map(s.copies.map((c) => [c.item, c.id]));
+      const contents = pack.items.map((i) => ({
+        id: i.id,
+        kind: i.kind,
+        name: i.name,
+        animated: i.animated,
+        url: itemImageUrl(ctx.config.PLATFORM_CDN_URL, i),
+        held: present.has((s.owner ? i.id : copies.get(i.id)) ?? ''),
+      }));
+      return [
+        {
+          pack: pack._id,
+          name: pack.name,
+          position: s.position,
+          contributes: s.contributes,
+          items: contents.filter((i) => i.held).length,
+          owner: s.owner,
+          contents,
+        },
+      ];
     }),
     available: available.map((p) => ({ id: p._id, name: p.name, createdAt: new Date(p.createdAt).toISOString() })),
     loose: items

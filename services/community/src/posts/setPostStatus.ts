@@ -6,6 +6,7 @@ import {
   isPlatformNotFound,
   notFound,
   platformProblem,
+  postOnce,
 } from '@guildhall/shared';
 import type { APIChannel } from 'discord-api-types/v10';
 import type { z } from 'zod';
@@ -38,7 +39,8 @@ async function findPost(ctx: CommunityContext, guild: string, thread: string): P
 /**
  * Sets the status of post `thread` to the forum status of `tag`: on the platform, applies the tag (replacing the
  * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives the post and locks or
- * unlocks it as the status says, posts the status reply, and gives the reward role to the post's author (skipped when the
+ * unlocks it as the status says, posts the status reply (once per status change: `postOnce` keyed by the post, the
+ * status and when the change began, so a retry of a post whose answer was lost shows one reply), and gives the reward role to the post's author (skipped when the
  * author left). Archiving is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one).
  * The caller becomes the post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the
  * post's forum, 502 when the platform refuses (the steps done before the refusal stay done).
@@ -50,6 +52,7 @@ export async function setPostStatus(
   tag: string,
   actor: Identity,
 ): Promise<z.infer<typeof ForumPost>> {
+  const changedAt = Date.now();
   const post = await findPost(ctx, guild, thread);
   const forum = await ManagedForumModel.findById(post.forum).lean();
   const status = forum?.statuses.find((s) => s.tag === tag);
@@ -71,7 +74,11 @@ export async function setPostStatus(
   await PostModel.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
   if (status.reply.trim()) {
     try {
-      await ctx.platform.channels.createMessage(thread, { content: status.reply, allowed_mentions: { parse: [] } });
+      await ctx.platform.channels.createMessage(thread, {
+        content: status.reply,
+        allowed_mentions: { parse: [] },
+        ...postOnce(`post-status:${thread}:${tag}:${changedAt}`),
+      });
     } catch (err) {
       throw platformProblem(err, 'post the status reply');
     }

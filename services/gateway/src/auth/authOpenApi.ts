@@ -1,51 +1,11 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { Problem, Snowflake } from '@guildhall/shared';
+import { AuthMe, Problem } from '@guildhall/shared';
 import { z } from 'zod';
 
 const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: Problem } },
 });
-
-const SessionUserSchema = z
-  .strictObject({
-    id: Snowflake,
-    username: z.string(),
-    name: z.string().meta({ description: 'Display name (global name, else username)' }),
-    avatar: z.string().nullable().meta({ description: "The platform's avatar hash, null for the default avatar" }),
-  })
-  .meta({ id: 'SessionUser' });
-
-const SessionGuildSchema = z
-  .strictObject({
-    id: Snowflake,
-    name: z.string(),
-    icon: z.string().nullable(),
-    owner: z.boolean(),
-    permissions: z.string().meta({ description: "The user's platform permission bit set (decimal string)" }),
-    bot: z.boolean().nullable().meta({ description: 'The bot is in the guild; null when community did not answer' }),
-    caps: z.array(z.string()).meta({ description: "The user's effective caps there ([] when unknown)" }),
-    iconUrl: z.string().nullable().meta({ description: "The guild's icon on the platform CDN, null without one" }),
-    invite: z
-      .string()
-      .nullable()
-      .meta({ description: 'Link adding the bot to this guild (managers of guilds without the bot), else null' }),
-  })
-  .meta({ id: 'SessionGuild' });
-
-/** Body of `GET /auth/me`. */
-export const AuthMeSchema = z
-  .strictObject({
-    user: SessionUserSchema,
-    guilds: z.array(SessionGuildSchema).meta({
-      description:
-        'Guilds the user owns or holds Administrator / Manage Server in (platform data at login, cached in the ' +
-        'session), and guilds where a staff role gives them caps (community, asked now); each says whether the bot ' +
-        'is there and carries an invite link when it is not',
-    }),
-    expiresAt: z.iso.datetime({ offset: true }),
-  })
-  .meta({ id: 'AuthMe' });
 
 /** Registers the gateway's `/auth` endpoints (login, callback, logout, me) in the OpenAPI document. */
 export function registerAuthPaths(registry: OpenAPIRegistry): void {
@@ -119,7 +79,7 @@ export function registerAuthPaths(registry: OpenAPIRegistry): void {
     tags: ['auth'],
     security: [{ session: [] }],
     responses: {
-      200: { description: 'The session', content: { 'application/json': { schema: AuthMeSchema } } },
+      200: { description: 'The session', content: { 'application/json': { schema: AuthMe } } },
       401: problem('Not signed in, or the session expired or was revoked'),
       429: problem('Rate limited; see `Retry-After`'),
     },

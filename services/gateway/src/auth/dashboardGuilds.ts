@@ -1,7 +1,7 @@
 import type { CDN } from '@discordjs/rest';
-import type { Cap } from '@guildhall/shared';
+import type { AccessCache, DashboardGuild as DashboardGuildSchema } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import type { AccessCache } from '../access';
+import type { z } from 'zod';
 import { canManage } from './platformOAuth';
 import type { SessionGuild } from './sessionModel';
 
@@ -18,6 +18,7 @@ export const BOT_PERMISSIONS = [
   PermissionFlagsBits.CreatePrivateThreads,
   PermissionFlagsBits.ManageChannels,
   PermissionFlagsBits.ManageRoles,
+  PermissionFlagsBits.ManageWebhooks,
   PermissionFlagsBits.ManageGuildExpressions,
   PermissionFlagsBits.ViewAuditLog,
   PermissionFlagsBits.KickMembers,
@@ -26,16 +27,7 @@ export const BOT_PERMISSIONS = [
 ].reduce((all, bit) => all | bit, 0n);
 
 /** A guild of `/auth/me`: the platform's data at login plus, from community, the bot's presence and the caps. */
-export interface DashboardGuild extends SessionGuild {
-  /** The bot is in the guild (community knows it); null when community did not answer. */
-  bot: boolean | null;
-  /** The user's effective caps there (all for owner, Administrator, Manage Server); [] when unknown. */
-  caps: Cap[];
-  /** The guild's icon on the platform CDN (`PLATFORM_CDN_URL`, 64 px PNG), null without one. */
-  iconUrl: string | null;
-  /** Where a manager adds the bot (the platform's authorize page, scope `bot applications.commands`), else null. */
-  invite: string | null;
-}
+export type DashboardGuild = z.infer<typeof DashboardGuildSchema>;
 
 /**
  * The session's guilds the dashboard lists for `user`: those they can manage (owner, Administrator, Manage Server at

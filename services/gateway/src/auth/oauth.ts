@@ -1,7 +1,6 @@
 import { CDN } from '@discordjs/rest';
-import { badRequest, HttpProblem, unauthorized } from '@guildhall/shared';
+import { type AccessCache, badRequest, HttpProblem, unauthorized } from '@guildhall/shared';
 import { type Request, type Response, Router } from 'express';
-import type { AccessCache } from '../access';
 import type { GatewayConfig } from '../config';
 import { assertTrustedOrigin } from '../csrf';
 import { dashboardGuilds } from './dashboardGuilds';

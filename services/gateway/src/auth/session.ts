@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SessionUser as SessionUserSchema } from '@guildhall/shared';
 import type { CookieOptions, Request, Response } from 'express';
+import type { z } from 'zod';
 import { type SessionGuild, SessionModel, type SessionRow } from './sessionModel';
 
 /** Name of the session cookie (interface spec, section 5). */
@@ -10,13 +12,8 @@ export const SESSION_COOKIE = 'service_session';
  */
 export const SIGNED_IN_COOKIE = 'service_signed_in';
 
-/** The signed-in user as kept in the session: platform user id, username, display name, avatar hash. */
-export interface SessionUser {
-  id: string;
-  username: string;
-  name: string;
-  avatar: string | null;
-}
+/** The signed-in user as kept in the session: platform user id, username, display name, avatar hash (contract shape). */
+export type SessionUser = z.infer<typeof SessionUserSchema>;
 
 /** A live session as the gateway uses it. */
 export interface Session {

@@ -1,14 +1,9 @@
+import type { SessionGuild as SessionGuildSchema } from '@guildhall/shared';
 import mongoose, { model, Schema } from 'mongoose';
+import type { z } from 'zod';
 
-/** A guild the signed-in user can manage, as cached from the platform at login. */
-export interface SessionGuild {
-  id: string;
-  name: string;
-  icon: string | null;
-  owner: boolean;
-  /** The user's platform permissions in that guild (decimal bit set, as the platform sends it). */
-  permissions: string;
-}
+/** A guild the signed-in user can manage, as cached from the platform at login (the contract's `SessionGuild`). */
+export type SessionGuild = z.infer<typeof SessionGuildSchema>;
 
 /**
  * One server-side session. `_id` is the hex sha-256 of the cookie value (the raw id is never stored).

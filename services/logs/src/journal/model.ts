@@ -61,6 +61,11 @@ const schema = new Schema<EventRow>(
   },
   { versionKey: false, collection: 'events', minimize: false },
 );
+/**
+ * Index of message events by whether the retention sweep removed their content yet (`data.contentExpired`: missing,
+ * which indexes as null, until then) and age: the sweep reads only the events it still has to change.
+ */
+export const UNSWEPT_EVENTS = { kind: 1, 'data.contentExpired': 1, at: 1 } as const;
 schema.index({ dedupe: 1 }, { unique: true });
 schema.index({ guild: 1, key: -1 });
 schema.index({ guild: 1, kind: 1, key: -1 });
@@ -68,8 +73,10 @@ schema.index({ guild: 1, actor: 1, key: -1 });
 schema.index({ guild: 1, target: 1, key: -1 });
 schema.index({ guild: 1, channel: 1, key: -1 });
 schema.index({ guild: 1, kind: 1, target: 1, seenAt: -1 });
-schema.index({ kind: 1, at: 1 });
-schema.index({ at: 1 });
+schema.index(UNSWEPT_EVENTS);
+/** Index of events by time (the retention sweep deletes by it, hinted). */
+export const EVENTS_BY_TIME = { at: 1 } as const;
+schema.index(EVENTS_BY_TIME);
 
 export const JournalEventModel = mongoose.models.JournalEvent ?? mongoose.model<EventRow>('JournalEvent', schema);
 /** Claims of the requests undoing events: one undo at a time per event across replicas. */

@@ -1,5 +1,5 @@
 import type { JournalKind } from '@guildhall/shared';
-import { newSnowflake, snowflakeTime, sortKey } from '@guildhall/shared';
+import { newSnowflake, sortKey } from '@guildhall/shared';
 import { ACTOR_RANK, type ActorSource, type EventRow, JournalEventModel } from './model';
 import { ActorSourceModel, type SourceRow } from './sources';
 
@@ -49,7 +49,9 @@ export class Journal {
   async record(event: NewEvent): Promise<EventRow | null> {
     const seenAt = new Date();
     const at = event.at ?? seenAt;
-    const id = newSnowflake();
+    // The id carries when the event happened, so the journal (ordered by id) lists a backlog processed late in the
+    // order it happened on the platform, not in the order it was processed.
+    const id = newSnowflake(at);
     const row: EventRow = {
       _id: id,
       key: sortKey(id),
@@ -77,7 +79,7 @@ export class Journal {
     } catch (err) {
       if ((err as { code?: number }).code !== 11000) throw err;
       const existing = await JournalEventModel.findOne({ dedupe: event.dedupe }).lean<EventRow>();
-      if (existing && snowflakeTime(existing._id).getTime() > Date.now() - RESUME_WINDOW_MS)
+      if (existing && new Date(existing.seenAt ?? existing.at).getTime() > Date.now() - RESUME_WINDOW_MS)
         await this.finish(existing);
       return null;
     }

@@ -1,5 +1,6 @@
 import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@guildhall/shared';
 import type { LogsContext } from '../config';
+import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenOrAll } from '../privacy/hiddenChannels';
 import { withArchivedEventLinks } from './archivedLinks';
@@ -13,7 +14,7 @@ import { undoEvent } from './undoEvent';
  * POST /journal/{event}/undo (every lifted ban or timeout, also one of an anti-nuke burst, emits `journal.undone`).
  */
 export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
-  const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
+  const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   return [
     bind(logRoutes.listJournal, async ({ params, query, identity }) => {
       const hidden = await hiddenOrAll(deps, params.guild, identity.sub);

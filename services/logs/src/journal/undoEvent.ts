@@ -1,10 +1,12 @@
 import {
   conflict,
   HttpProblem,
+  isPlatformNotFound,
   liftTimeout,
   notFound,
   type PlatformApi,
   permissionBits,
+  platformFailure,
   platformProblem,
   UNDOABLE_KINDS,
 } from '@guildhall/shared';
@@ -12,6 +14,9 @@ import { ChannelType, type RESTPostAPIGuildChannelJSONBody } from 'discord-api-t
 import { burstEvents } from '../antinuke/burstEvents';
 import { getSnapshot } from '../snapshots/snapshots';
 import { type EventRow, JournalEventModel, undoLeases } from './model';
+
+/** The platform's JSON error code for a role that does not exist. */
+const UNKNOWN_ROLE = 10011;
 
 /** Called with every event an undo reverted (the burst's events too, for an `antinuke_response`). */
 export type OnUndone = (event: EventRow) => Promise<void>;
@@ -105,6 +110,17 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
     case 'member_timeout':
       await call(() => liftTimeout(platform, event.guild, target, reason), 'lift the timeout');
       return 'timeout_removed';
+    case 'member_roles':
+      await revertRoles(platform, event, target, reason);
+      return 'roles_reverted';
+    case 'webhook_create':
+      try {
+        await platform.webhooks.delete(target, { reason });
+        return 'webhook_deleted';
+      } catch (err) {
+        if (isPlatformNotFound(err)) return 'webhook_gone';
+        throw platformProblem(err, 'delete the webhook');
+      }
     case 'role_delete': {
       const role = (await getSnapshot(event.guild, 'role', target))?.data;
       // The platform's OpenAPI description types `permissions` of role creation as an integer (all bits < 2^53).
@@ -143,6 +159,29 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
         're-create the channel',
       );
       return created.id;
+    }
+  }
+}
+
+/**
+ * Reverts a `member_roles` event: removes the roles it added and gives back the roles it removed (one call per role,
+ * audited with `reason`). A role deleted since (unknown role, 10011) is skipped; a member who left is a 409.
+ */
+async function revertRoles(platform: PlatformApi, event: EventRow, member: string, reason: string): Promise<void> {
+  const ids = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+  const changes = [
+    ...ids(event.data.added).map((role) => ({ role, add: false })),
+    ...ids(event.data.removed).map((role) => ({ role, add: true })),
+  ];
+  if (!changes.length) throw conflict(`Journal event ${event._id} changed no role`);
+  for (const { role, add } of changes) {
+    try {
+      if (add) await platform.guilds.addRoleToMember(event.guild, member, role, { reason });
+      else await platform.guilds.removeRoleFromMember(event.guild, member, role, { reason });
+    } catch (err) {
+      if (platformFailure(err).code === UNKNOWN_ROLE) continue;
+      if (isPlatformNotFound(err)) throw conflict(`Member ${member} is no longer in the guild`);
+      throw platformProblem(err, add ? 'give the role back' : 'remove the role');
     }
   }
 }

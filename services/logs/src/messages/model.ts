@@ -30,6 +30,9 @@ export interface MessageRow {
   createdAt: Date;
 }
 
+/** Index of an author's messages by deletion then newest first (the member record's deleted messages). */
+export const MESSAGES_BY_AUTHOR = { guild: 1, author: 1, deletedAt: 1, key: -1 } as const;
+
 const schema = new Schema<MessageRow>(
   {
     _id: { type: String, required: true },
@@ -55,7 +58,7 @@ const schema = new Schema<MessageRow>(
 schema.index({ guild: 1, content: 'text' }, { default_language: 'none', name: 'guild_content_text' });
 schema.index({ guild: 1, key: -1 });
 schema.index({ guild: 1, channel: 1, key: -1 });
-schema.index({ guild: 1, author: 1, deletedAt: 1, key: -1 });
+schema.index(MESSAGES_BY_AUTHOR);
 schema.index({ createdAt: 1 }, { expireAfterSeconds: MESSAGE_TTL_SECONDS });
 
 export const MessageModel = mongoose.models.LoggedMessage ?? mongoose.model<MessageRow>('LoggedMessage', schema);

@@ -1,12 +1,6 @@
-import {
-  bind,
-  findArchived,
-  logRoutes,
-  notFound,
-  type RouteBinding,
-  type ServiceContext,
-  sendAttachment,
-} from '@guildhall/shared';
+import { bind, findArchived, logRoutes, notFound, type RouteBinding, sendAttachment } from '@guildhall/shared';
+import type { LogsContext } from '../config';
+import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenChannels } from '../privacy/hiddenChannels';
 import { archivedLinks } from './archivedLinks';
@@ -17,8 +11,8 @@ import { toLoggedMessage } from './toLoggedMessage';
  * GET /messages: only messages of channels the caller can view; archived attachments link to Guildhall's copies.
  * GET /messages/attachments/{attachment}: an archived file, 404 unless the caller can view its message's channel.
  */
-export function messageRoutes(ctx: ServiceContext, directory: ChannelDirectory): RouteBinding[] {
-  const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
+export function messageRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
+  const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   return [
     bind(logRoutes.searchMessages, async ({ params, query, identity }) => {
       const hidden = await hiddenChannels(deps, params.guild, identity.sub);

@@ -1,4 +1,11 @@
-import { isPlatformNotFound, type Lease, type Logger, type PlatformApi, platformFailure } from '@guildhall/shared';
+import {
+  isPlatformNotFound,
+  type Lease,
+  type Logger,
+  type PlatformApi,
+  platformFailure,
+  postOnce,
+} from '@guildhall/shared';
 import type { APIEmbed, RESTPostAPIChannelMessageJSONBody } from 'discord-api-types/v10';
 import { type EventRow, JournalEventModel } from '../journal/model';
 import { embedLength, eventEmbed, MAX_EMBED_CHARS_PER_MESSAGE, MAX_EMBEDS_PER_MESSAGE } from './embeds';
@@ -12,7 +19,9 @@ const BATCH = 500;
 /**
  * Posts due log embeds: claims due rows, groups them per channel, and sends each group as messages of up to 10
  * embeds (and at most 6000 embed characters), oldest first. The REST client queues per rate-limit bucket and waits
- * out 429s. A channel that is gone or not accessible (404/403) is given up at once; other failures are retried.
+ * out 429s. A channel that is gone or not accessible (404/403) is given up at once; other failures are retried. Each
+ * message carries a nonce made of its rows' ids (enforced), so a group posted again (a retry after a lost answer, or
+ * another replica taking over the batch of one that died before recording the post) is not posted twice.
  */
 export async function flushPosts(platform: PlatformApi, logger: Logger): Promise<void> {
   const { rows: mine, lease } = await postLeases.claimMany({ postedAt: null, dueAt: { $lte: new Date() } }, BATCH, {
@@ -65,6 +74,7 @@ async function postGroup(
   const body: RESTPostAPIChannelMessageJSONBody = {
     embeds: group.map((g) => g.embed),
     allowed_mentions: { parse: [] },
+    ...postOnce(`log-post:${ids.join(',')}`),
   };
   try {
     const message = await platform.channels.createMessage(channel, body);

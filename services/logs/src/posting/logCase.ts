@@ -1,4 +1,4 @@
-import { type Case, caseLogEmbed, type Logger, type Outbox, type PlatformApi } from '@guildhall/shared';
+import { type Case, caseLogEmbed, type Logger, type Outbox, type PlatformApi, postOnce } from '@guildhall/shared';
 import type { z } from 'zod';
 import { cachedSettings } from '../settings/getSettings';
 import { CaseLogModel, type CaseLogRow } from './model';
@@ -8,7 +8,9 @@ export type CaseData = z.infer<typeof Case>;
 
 /**
  * Posts the embed of a new case to the guild's moderation log channel (none configured: nothing) and publishes
- * `case.logged` {caseNumber, logChannel, logMessage}. Idempotent: a case already posted is not posted again.
+ * `case.logged` {caseNumber, logChannel, logMessage}. Idempotent: a case already posted is not posted again, and the
+ * post carries a nonce of the case (enforced), so a redelivery after a crash between post and record does not post
+ * it twice.
  */
 export async function logNewCase(deps: { platform: PlatformApi; outbox: Outbox<'logs'> }, c: CaseData): Promise<void> {
   const channel = (await cachedSettings(c.guild)).moderationChannel;
@@ -24,6 +26,7 @@ export async function logNewCase(deps: { platform: PlatformApi; outbox: Outbox<'
   const message = await deps.platform.channels.createMessage(target, {
     embeds: [caseLogEmbed(c)],
     allowed_mentions: { parse: [] },
+    ...postOnce(`case-log:${id}`),
   });
   await CaseLogModel.updateOne({ _id: id }, { $set: { message: message.id, updatedAt: new Date() } });
   await deps.outbox.emit(c.guild, 'case.logged', { caseNumber: c.number, logChannel: target, logMessage: message.id });

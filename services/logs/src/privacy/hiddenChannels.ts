@@ -1,4 +1,4 @@
-import { type AccessReply, type AccessRequest, type EventBus, RPC } from '@guildhall/shared';
+import type { AccessCache } from '@guildhall/shared';
 import type { ChannelDirectory, ChannelFacts } from './channelFacts';
 import { bitsOf, canView, type Viewer } from './permissions';
 
@@ -6,18 +6,15 @@ import { bitsOf, canView, type Viewer } from './permissions';
  * The channels and threads of `guild` whose messages `user` may not see (their View Channel in each, computed from
  * community's `RPC.access` answer — @everyone and role permissions, role ids — and the channel's permission
  * overwrites; see `canView`). Empty for the owner and Administrators; `'all'` when the user is not a member.
- * 503 when community does not answer within `timeoutMs`.
+ * The access answer comes from `deps.access` (cached per reader, see `accessAnswers`); 503 when community does not
+ * answer within `timeoutMs`.
  */
 export async function hiddenChannels(
-  deps: { bus: EventBus; directory: ChannelDirectory; timeoutMs: number },
+  deps: { access: AccessCache; directory: ChannelDirectory; timeoutMs: number },
   guild: string,
   user: string,
 ): Promise<string[] | 'all'> {
-  const access = await deps.bus.request<AccessReply>(
-    RPC.access,
-    { guild, user } satisfies AccessRequest,
-    deps.timeoutMs,
-  );
+  const access = await deps.access.get(guild, user, deps.timeoutMs);
   if (!access.member) return 'all';
   const viewer: Viewer = { user, roles: access.roles, base: bitsOf(access.permissions), owner: access.owner };
   if (access.owner || access.permissions.includes('Administrator')) return [];

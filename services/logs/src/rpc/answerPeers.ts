@@ -17,16 +17,19 @@ import { toJournalEvent } from '../journal/toJournalEvent';
 import { archivedLinks } from '../messages/archivedLinks';
 import { deletedMessagesBy } from '../messages/searchMessages';
 import { toLoggedMessage } from '../messages/toLoggedMessage';
+import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { type hiddenChannels, hiddenOrAll } from '../privacy/hiddenChannels';
 import { loadSettings } from '../settings/getSettings';
+import { fitAnswer } from './fitAnswer';
 
 /**
  * `RPC.memberHistory` {guild, user, limit?, viewer?} -> {events (user is target or actor), deleted (their deleted
  * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
  * and message events of channels the viewer cannot view are left out (`hiddenOrAll`: all of them when
  * community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
- * message events. 400 on bad ids.
+ * message events. The answer is cut to `ANSWER_BYTES` of JSON (newest kept, see `fitAnswer`) so the bus can carry it.
+ * 400 on bad ids.
  */
 export async function memberHistory(
   deps: Parameters<typeof hiddenChannels>[0],
@@ -47,7 +50,7 @@ export async function memberHistory(
     deletedMessagesBy(req.guild, req.user, limit, hidden),
   ]);
   const [linkedEvents, linkedDeleted] = await Promise.all([withArchivedEventLinks(events), archivedLinks(deleted)]);
-  return { events: linkedEvents.map(toJournalEvent), deleted: linkedDeleted.map(toLoggedMessage) };
+  return fitAnswer({ events: linkedEvents.map(toJournalEvent), deleted: linkedDeleted.map(toLoggedMessage) });
 }
 
 /**
@@ -77,7 +80,7 @@ export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply>
 
 /** Registers the logs service's request-reply responders. */
 export function answerPeers(ctx: LogsContext, directory: ChannelDirectory): Stoppable[] {
-  const deps = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
+  const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   const subs = [
     ctx.bus.reply(RPC.memberHistory, (req: MemberHistoryRequest) => memberHistory(deps, req)),
     ctx.bus.reply(RPC.features('logs'), logsFeatures),

@@ -1,4 +1,4 @@
-import { type PlatformApi, platformFailure } from '@guildhall/shared';
+import { type PlatformApi, platformFailure, postOnce } from '@guildhall/shared';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { getDmSettings } from '../settings/dmSettings';
 import { CaseModel, type CaseRow, historyEntry } from './model';
@@ -59,7 +59,8 @@ async function guildName(platform: PlatformApi, guild: string): Promise<string> 
  * Tells the member about case `c` in a DM when the guild's case DM settings have its action on (default: all four).
  * At most one attempt per case (a `dm` history entry marks it, so a resumed case is not DMed twice). The outcome is
  * recorded on the case: note `sent`, or note `refused` with the platform's refusal (e.g. 403 / 50007 when the member
- * closed DMs). Never throws: a DM never fails a case.
+ * closed DMs). Never throws: a DM never fails a case. The DM is posted once per case (`postOnce`), so a retry of a
+ * post whose answer was lost, or a resumed case whose DM went out before the entry was stored, shows one message.
  */
 export async function sendCaseDm(platform: PlatformApi, c: CaseRow): Promise<void> {
   if (c.history.some((h) => h.change === 'dm')) return;
@@ -70,6 +71,7 @@ export async function sendCaseDm(platform: PlatformApi, c: CaseRow): Promise<voi
     const channel = await platform.users.createDM(c.target);
     await platform.channels.createMessage(channel.id, {
       embeds: [caseDmEmbed(c, await guildName(platform, c.guild), settings.appealHint)],
+      ...postOnce(`case-dm:${c._id}`),
     });
   } catch (err) {
     entry = historyEntry('dm', { note: 'refused', failure: platformFailure(err) });

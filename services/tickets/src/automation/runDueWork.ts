@@ -1,13 +1,12 @@
-import { HttpProblem, isPlatformNotFound } from '@guildhall/shared';
+import { HttpProblem } from '@guildhall/shared';
 import type { TicketsContext } from '../config';
-import { captureMessage } from '../messages/captureMessage';
 import { SettingsModel, type SettingsRow } from '../settings/model';
-import { TicketModel, type TicketRow, type TicketStatusValue } from '../tickets/model';
+import { TicketModel, type TicketRow, UNCLOSED } from '../tickets/model';
 import { closeTicket } from '../tickets/transitionTicket';
+import { remindQuiet } from './remindQuiet';
 
 /** Reason recorded on tickets the service closes after `closeAfter` hours without a human message. */
 export const INACTIVE_REASON = 'inactive';
-const UNCLOSED = { $in: ['open', 'claimed'] as TicketStatusValue[] };
 /** Tickets the automation may act on: not waiting for staff. */
 const NOT_WAITING = { $ne: true };
 
@@ -15,9 +14,10 @@ const NOT_WAITING = { $ne: true };
  * One pass of the ticket automation over every guild with `remindAfter` or `closeAfter` set: first closes (reason
  * `inactive`) unclosed tickets without a human message (opener or staff; bots do not count) for `closeAfter` hours,
  * then posts the one reminder in those quiet for `remindAfter` hours. A ticket whose last human message is the
- * opener's waits for staff: it is neither reminded nor closed. `hourMs` is the length of an hour (TICKETS_HOUR_MS). Each ticket is claimed
- * by a conditional update, so two replicas never act on it twice; work that came due while the service was down
- * is done on the first pass after start.
+ * opener's waits for staff: it is neither reminded nor closed. `hourMs` is the length of an hour (TICKETS_HOUR_MS). Each
+ * close is a conditional update, so two replicas never close a ticket twice; a reminder is claimed with a lease and
+ * posted with a nonce (`remindQuiet`), so it is posted once even when its replica dies between claim and post; work
+ * that came due while the service was down is done on the first pass after start.
  */
 export async function runDueWork(ctx: TicketsContext, hourMs: number): Promise<void> {
   const guilds = SettingsModel.find({ $or: [{ remindAfter: { $gt: 0 } }, { closeAfter: { $gt: 0 } }] })
@@ -50,40 +50,6 @@ async function closeInactive(ctx: TicketsContext, settings: SettingsRow, cutoff:
     } catch (err) {
       if (err instanceof HttpProblem && err.status === 409) continue;
       ctx.logger.warn({ err, ticket: _id }, 'could not close an inactive ticket; retrying on the next pass');
-    }
-  }
-}
-
-async function remindQuiet(ctx: TicketsContext, settings: SettingsRow, cutoff: Date): Promise<void> {
-  for (;;) {
-    const remindedAt = new Date();
-    const ticket = await TicketModel.findOneAndUpdate(
-      {
-        guild: settings._id,
-        status: UNCLOSED,
-        remindedAt: null,
-        openerSpokeLast: NOT_WAITING,
-        activityAt: { $lte: cutoff },
-      },
-      { $set: { remindedAt } },
-      { returnDocument: 'after' },
-    ).lean<TicketRow>();
-    if (!ticket) return;
-    const closing =
-      settings.closeAfter > settings.remindAfter
-        ? ` It will close after ${settings.closeAfter - settings.remindAfter} more hour(s) without a reply.`
-        : '';
-    try {
-      const message = await ctx.platform.channels.createMessage(ticket.thread, {
-        content: `<@${ticket.opener}> are you still there? Please reply if you still need help.${closing}`,
-        allowed_mentions: { users: [ticket.opener] },
-      });
-      await captureMessage(ctx, message, ticket);
-    } catch (err) {
-      if (isPlatformNotFound(err)) continue;
-      await TicketModel.updateOne({ _id: ticket._id, remindedAt }, { $set: { remindedAt: null } });
-      ctx.logger.warn({ err, ticket: ticket._id }, 'could not post a ticket reminder; retrying on the next pass');
-      return;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { avatarUrl, type CapturedFiles, queueAttachments } from '@guildhall/shared';
+import { avatarUrl, type CapturedFiles, type Dispatch, queueAttachments, sortKey } from '@guildhall/shared';
 import type {
   APIAttachment,
   APIMessage,
@@ -12,12 +12,44 @@ import { displayName } from '../platform/users';
 import { TicketModel, type TicketRow } from '../tickets/model';
 import { TicketMessageModel } from './model';
 
+/** The message dispatches this module captures. */
+export const TICKET_MESSAGE_DISPATCHES = [
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+] as const;
+
+/**
+ * Applies a batch of message dispatches in stream order (`captureMessage`, `captureEdit`, `captureDelete`,
+ * `captureBulkDelete`). The tickets of the batch's new messages are read with one query up front instead of one per
+ * message: most messages are not in a ticket thread, and a per-message read cost the shared store as much as the
+ * message log's insert of the same message (docs/benchmarks.md).
+ */
+export async function captureMessageDispatches(
+  ctx: TicketsContext,
+  batch: readonly Dispatch<(typeof TICKET_MESSAGE_DISPATCHES)[number]>[],
+): Promise<void> {
+  const threads = [...new Set(batch.flatMap((x) => (x.t === 'MESSAGE_CREATE' ? [x.d.channel_id] : [])))];
+  const tickets = threads.length ? await TicketModel.find({ thread: { $in: threads } }).lean<TicketRow[]>() : [];
+  const byThread = new Map(tickets.map((t) => [t.thread, t]));
+  for (const dispatch of batch) {
+    if (dispatch.t === 'MESSAGE_CREATE') {
+      const ticket = byThread.get(dispatch.d.channel_id);
+      if (ticket) await captureMessage(ctx, dispatch.d, ticket);
+    } else if (dispatch.t === 'MESSAGE_UPDATE') await captureEdit(ctx, dispatch.d);
+    else if (dispatch.t === 'MESSAGE_DELETE') await captureDelete(dispatch.d);
+    else await captureBulkDelete(dispatch.d);
+  }
+}
+
 /**
  * Stores a message posted in a ticket's thread (from MESSAGE_CREATE, or the platform's answer when this service
  * posted it). Idempotent: a message already stored (or deleted) is left as it is. A human (not bot) message in an
  * unclosed ticket, by the opener or staff, restarts the inactivity clock (`activityAt`), re-arms the reminder and
  * records whether the opener spoke last (then the ticket waits for staff and is never reminded or auto-closed).
- * Only a message newer than the clock moves it, so redelivered or out-of-order dispatches keep the latest speaker.
+ * Only a message newer than the clock moves it (of one millisecond, the later id), so redelivered or out-of-order
+ * dispatches keep the latest speaker.
  * Its attachments are queued for the archive (downloaded in the background; kept while the ticket lives, then
  * `TICKET_ATTACHMENT_RETENTION_DAYS` after its close).
  */
@@ -55,8 +87,23 @@ export async function captureMessage(
   await queueAttachments([ticketFiles(ctx, ticket, message.id, message.attachments ?? [])]);
   if (message.author.bot !== true) {
     await TicketModel.updateOne(
-      { _id: ticket._id, status: { $ne: 'closed' }, activityAt: { $lt: at } },
-      { $set: { activityAt: at, remindedAt: null, openerSpokeLast: message.author.id === ticket.opener } },
+      {
+        _id: ticket._id,
+        status: { $ne: 'closed' },
+        // newer, or as old and a later id (snowflakes order messages within a millisecond)
+        $or: [
+          { activityAt: { $lt: at } },
+          { activityAt: at, activityMessage: { $not: { $gte: sortKey(message.id) } } },
+        ],
+      },
+      {
+        $set: {
+          activityAt: at,
+          activityMessage: sortKey(message.id),
+          remindedAt: null,
+          openerSpokeLast: message.author.id === ticket.opener,
+        },
+      },
     );
   }
 }

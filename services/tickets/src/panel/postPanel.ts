@@ -1,21 +1,19 @@
-import {
-  isPlatformNotFound,
-  platformProblem,
-  settingsChanges,
-  type TicketSettingsUpdatedEvent,
-} from '@guildhall/shared';
+import { isPlatformNotFound, platformProblem, postOnce } from '@guildhall/shared';
 import type { TicketsContext } from '../config';
 import { checkPanelChannel } from '../platform/structure';
 import type { Actor } from '../settings/actor';
 import { loadSettings, loadTypes, saveSettings } from '../settings/loadSettings';
 import type { SettingsRow } from '../settings/model';
+import { publishSettingsChanges } from '../settings/publishChanges';
 import { renderPanel } from './renderPanel';
 
 /**
  * Posts the ticket panel to `channel`, or edits the stored panel message when it is in that channel and still
  * exists on the platform (a panel deleted there is posted anew). Moving the panel to another channel posts it
  * there and deletes the old message. Stores `panelChannel`/`panelMessage` and publishes `settings.updated` when
- * they changed. Throws 400 when `channel` is not a text channel of the guild, 502 when the platform refuses.
+ * they changed. Throws 400 when `channel` is not a text channel of the guild, 502 when the platform refuses. A new
+ * panel is posted once per channel and panel it replaces (`postOnce`): a retry of a post whose answer was lost, or
+ * a second request racing the first, shows one panel.
  */
 export async function postPanel(
   ctx: TicketsContext,
@@ -31,20 +29,22 @@ export async function postPanel(
     messageId = await editPanel(ctx, channel, settings.panelMessage, body);
   }
   if (!messageId) {
-    const posted = await ctx.platform.channels.createMessage(channel, body).catch((err) => {
-      throw platformProblem(err, 'post the ticket panel');
-    });
+    const replacing = settings.panelMessage ?? 'none';
+    const posted = await ctx.platform.channels
+      .createMessage(channel, {
+        ...body,
+        ...postOnce(`ticket-panel:${guild}:${channel}:${replacing}`),
+      })
+      .catch((err) => {
+        throw platformProblem(err, 'post the ticket panel');
+      });
     messageId = posted.id;
     if (settings.panelMessage && settings.panelChannel && settings.panelChannel !== channel) {
       await removeOldPanel(ctx, settings.panelChannel, settings.panelMessage);
     }
   }
   const after = await saveSettings(guild, { panelChannel: channel, panelMessage: messageId });
-  const changes = settingsChanges(settings, after, ['panelChannel', 'panelMessage']);
-  if (changes.length) {
-    const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
-    await ctx.outbox.emit(guild, 'settings.updated', event);
-  }
+  await publishSettingsChanges(ctx, guild, settings, after, ['panelChannel', 'panelMessage'], actor);
   return after;
 }
 

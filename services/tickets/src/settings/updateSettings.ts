@@ -1,11 +1,4 @@
-import {
-  badRequest,
-  MAX_STAFF_ROLES,
-  settingsChanges,
-  TEXT_LIMITS,
-  type TicketSettingsPatch,
-  type TicketSettingsUpdatedEvent,
-} from '@guildhall/shared';
+import { badRequest, MAX_STAFF_ROLES, TEXT_LIMITS, type TicketSettingsPatch } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { TicketsContext } from '../config';
 import { refreshPanel } from '../panel/postPanel';
@@ -13,6 +6,7 @@ import { longestWelcomeLength } from '../tickets/welcomeMessage';
 import type { Actor } from './actor';
 import { loadSettings, saveSettings } from './loadSettings';
 import type { SettingsRow } from './model';
+import { publishSettingsChanges } from './publishChanges';
 
 type Patch = z.infer<typeof TicketSettingsPatch>;
 
@@ -39,11 +33,14 @@ export async function updateSettings(
   }
   const before = await loadSettings(guild);
   const after = await saveSettings(guild, patch);
-  const changes = settingsChanges(before, after, Object.keys(patch) as Array<keyof Patch>);
-  if (changes.length) {
-    const event: TicketSettingsUpdatedEvent = { actor: actor.id, actorName: actor.name, area: 'tickets', changes };
-    await ctx.outbox.emit(guild, 'settings.updated', event);
-  }
+  const changes = await publishSettingsChanges(
+    ctx,
+    guild,
+    before,
+    after,
+    Object.keys(patch) as Array<keyof Patch>,
+    actor,
+  );
   if (changes.some((c) => c.field === 'panelText')) await refreshPanel(ctx, guild);
   return after;
 }

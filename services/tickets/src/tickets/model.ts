@@ -2,6 +2,8 @@ import { defineCounter } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type TicketStatusValue = 'open' | 'claimed' | 'closed';
+/** Query on `status` matching tickets not closed. */
+export const UNCLOSED = { $in: ['open', 'claimed'] as TicketStatusValue[] };
 
 /** A stored ticket (`_id` = `<guild>:<number>`). */
 export interface TicketRow {
@@ -26,13 +28,33 @@ export interface TicketRow {
    * the reminder and auto-close.
    */
   activityAt: Date;
+  /**
+   * Id of the message that set `activityAt` (null: the opening/reopening time set it): of two messages in the same
+   * millisecond, the later id is the later message.
+   */
+  activityMessage?: string | null;
   /** True when that last human message is the opener's: the ticket waits for staff, so it is never reminded or closed. */
   openerSpokeLast: boolean;
   /** When the one reminder of the current quiet period was posted (reset by the next human message). */
   remindedAt: Date | null;
+  /**
+   * The reminder a replica is posting (see `automation/remindQuiet.ts`): its claim lasts until `until` (then another
+   * replica may take it over), `since` is when it was first claimed and `nonce` the Create Message nonce every
+   * attempt sends, so the platform posts it once. Null when no reminder is being posted.
+   */
+  reminder: { nonce: string; since: Date; until: Date } | null;
   /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
   holdsLock: boolean;
 }
+
+const reminderSchema = new Schema<NonNullable<TicketRow['reminder']>>(
+  {
+    nonce: { type: String, required: true },
+    since: { type: Date, required: true },
+    until: { type: Date, required: true },
+  },
+  { _id: false, versionKey: false },
+);
 
 const ticketSchema = new Schema<TicketRow>(
   {
@@ -52,8 +74,10 @@ const ticketSchema = new Schema<TicketRow>(
     createdAt: { type: Date, required: true },
     closedAt: { type: Date, default: null },
     activityAt: { type: Date, required: true },
+    activityMessage: { type: String, default: null },
     openerSpokeLast: { type: Boolean, default: false },
     remindedAt: { type: Date, default: null },
+    reminder: { type: reminderSchema, default: null },
     holdsLock: { type: Boolean, default: false },
   },
   { versionKey: false, collection: 'tickets' },

@@ -1,4 +1,12 @@
-import { badRequest, conflict, isDuplicateKey, isPlatformNotFound, notFound, platformProblem } from '@guildhall/shared';
+import {
+  badRequest,
+  conflict,
+  isDuplicateKey,
+  isPlatformNotFound,
+  notFound,
+  platformProblem,
+  postOnce,
+} from '@guildhall/shared';
 import { type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
@@ -39,7 +47,8 @@ export async function checkCanOpen(guild: string, typeId: string, opener: string
  * Opens a ticket of type `typeId` for `opener`: checks (see `checkCanOpen`) and required answers (400
  * `body.answers.<i>`), takes the next per-guild number, creates a private, non-invitable thread under the panel
  * channel, adds the opener, posts the welcome message (staff roles mentioned: with a ping when `pingStaff`, else by
- * an edit, which adds their members to the thread without notifying them), and publishes `ticket.opened`.
+ * an edit, which adds their members to the thread without notifying them; posted once per thread, `postOnce`), and
+ * publishes `ticket.opened`.
  * A platform refusal undoes what was created and throws 502. Returns the stored ticket.
  */
 export async function openTicket(
@@ -95,17 +104,19 @@ export async function openTicket(
     createdAt: now,
     closedAt: null,
     activityAt: now,
+    activityMessage: null,
     openerSpokeLast: false,
     remindedAt: null,
+    reminder: null,
     holdsLock: type.oneOpen,
   };
   await TicketModel.create(row);
   try {
     await ctx.platform.threads.addMember(thread.id, opener.id);
-    const welcome = await ctx.platform.channels.createMessage(
-      thread.id,
-      welcomeMessage(settings, type, opener.id, number, answers),
-    );
+    const welcome = await ctx.platform.channels.createMessage(thread.id, {
+      ...welcomeMessage(settings, type, opener.id, number, answers),
+      ...postOnce(`ticket-welcome:${thread.id}`),
+    });
     await captureMessage(ctx, welcome, row);
     if (!settings.pingStaff && type.staffRoles.length) {
       await ctx.platform.channels.editMessage(thread.id, welcome.id, {

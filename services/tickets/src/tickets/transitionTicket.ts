@@ -7,6 +7,7 @@ import {
   isPlatformNotFound,
   notFound,
   platformProblem,
+  postOnce,
   TEXT_LIMITS,
 } from '@guildhall/shared';
 import type { QueryFilter } from 'mongoose';
@@ -47,13 +48,14 @@ export function transitionTicket(
 
 /** open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. */
 export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
+  const claimedAt = Date.now();
   const after = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.claim } },
     { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
     { returnDocument: 'after' },
   ).lean<TicketRow>();
   if (!after) throw await refusal(id, 'claim');
-  await notify(ctx, after, `🙋 <@${actor.id}> claimed this ticket and will help you.`);
+  await notify(ctx, after, `claim:${claimedAt}`, `🙋 <@${actor.id}> claimed this ticket and will help you.`);
   await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(after));
   return after;
 }
@@ -89,7 +91,7 @@ export async function closeTicket(
   const who = actor ? `<@${actor.id}>` : 'the service';
   const notice = `🔒 Ticket closed by ${who}${reason ? `: ${reason}` : '.'}`;
   try {
-    await notifyOrThrow(ctx, after, notice);
+    await notifyOrThrow(ctx, after, `close:${closedAt.getTime()}`, notice);
     await ctx.platform.channels.edit(
       after.thread,
       { locked: true, archived: true },
@@ -138,8 +140,10 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
     closeReason: null,
     closedAt: null,
     activityAt: now,
+    activityMessage: null,
     openerSpokeLast: false,
     remindedAt: null,
+    reminder: null,
   };
   const before = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.reopen } },
@@ -177,7 +181,7 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
   }
   const after: TicketRow = { ...before, ...reopened, holdsLock };
   if (holdsLock) await TicketModel.updateOne({ _id: id }, { $set: { holdsLock } });
-  await notify(ctx, after, `🔓 Ticket reopened by <@${actor.id}>.`);
+  await notify(ctx, after, `reopen:${now.getTime()}`, `🔓 Ticket reopened by <@${actor.id}>.`);
   await expireChannelAttachments(after.thread, null);
   await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after));
   return after;
@@ -190,18 +194,28 @@ async function refusal(id: string, action: TicketAction): Promise<HttpProblem> {
   return conflict(`Ticket #${row.number} is ${row.status}; ${action} needs it to be ${FROM[action].join(' or ')}`);
 }
 
-/** Posts `content` in the ticket's thread (no pings) and keeps it in the transcript; throws the platform's error. */
-async function notifyOrThrow(ctx: TicketsContext, ticket: TicketRow, content: string): Promise<void> {
+/**
+ * Posts `content` in the ticket's thread (no pings) and keeps it in the transcript; throws the platform's error.
+ * `transition` names the change the notice is about (action and its time), so the notice is posted once for it
+ * (`postOnce`): a retry of a post whose answer was lost shows one message.
+ */
+async function notifyOrThrow(
+  ctx: TicketsContext,
+  ticket: TicketRow,
+  transition: string,
+  content: string,
+): Promise<void> {
   const message = await ctx.platform.channels.createMessage(ticket.thread, {
     content,
     allowed_mentions: { parse: [] },
+    ...postOnce(`ticket-notice:${ticket._id}:${transition}`),
   });
   await captureMessage(ctx, message, ticket);
 }
 
 /** Like `notifyOrThrow`, but a notice the platform refuses is logged: the state change already stands. */
-async function notify(ctx: TicketsContext, ticket: TicketRow, content: string): Promise<void> {
-  await notifyOrThrow(ctx, ticket, content).catch((err) =>
+async function notify(ctx: TicketsContext, ticket: TicketRow, transition: string, content: string): Promise<void> {
+  await notifyOrThrow(ctx, ticket, transition, content).catch((err) =>
     ctx.logger.warn({ err, ticket: ticket._id }, 'could not post the ticket notice'),
   );
 }

@@ -1,5 +1,4 @@
-import type { AccessReply } from '@guildhall/shared';
-import { AccessCache } from '../src/access';
+import { AccessCache, type AccessReply } from '@guildhall/shared';
 
 const reply: AccessReply = { member: true, owner: false, permissions: [], roles: ['1'], caps: ['cases.read'] };
 
@@ -44,6 +43,16 @@ describe('AccessCache', () => {
     await expect(cache.get('10', '20')).rejects.toThrow('community down');
     await expect(cache.get('10', '20')).resolves.toEqual(reply);
     expect(ask).toHaveBeenCalledTimes(2);
+  });
+
+  it("hands a question's timeout to the asker (cached or not)", async () => {
+    const ask = jest.fn(async () => reply);
+    await new AccessCache(ask, 10_000).get('10', '20', 750);
+    await new AccessCache(ask, 0).get('10', '20');
+    expect(ask.mock.calls).toEqual([
+      [{ guild: '10', user: '20' }, 750],
+      [{ guild: '10', user: '20' }, undefined],
+    ]);
   });
 
   it('with TTL 0 asks on every request', async () => {

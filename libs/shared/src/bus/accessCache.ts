@@ -1,0 +1,59 @@
+import { LRUCache, type Perf } from 'lru-cache';
+import type { AccessReply, AccessRequest } from '../contract/rpc';
+import type { Logger } from '../logger';
+import type { Stoppable } from '../service';
+import { dropKey, onInvalidation } from './cacheInvalidation';
+import type { EventBus } from './eventBus';
+
+const MAX_CACHED = 50_000;
+
+/** Asks community `RPC.access` for `req`, waiting at most `timeoutMs` (the caller's default when absent). */
+export type AskAccess = (req: AccessRequest, timeoutMs?: number) => Promise<AccessReply>;
+
+/**
+ * Community's answers to `RPC.access` (a user's membership, roles, permissions and caps in a guild), reused for
+ * `ttlMs` per guild+user (lru-cache, at most 50 000 answers; `clock` measures the TTL in ms, `performance` by
+ * default; `ttlMs` 0 asks every time). Concurrent misses for one guild+user share a single question (no stampede when
+ * an entry expires under load); a failed question is not kept. Community tells every replica to drop answers it
+ * changed (`follow`, `cache.invalidate.access`): a member's roles, a role's permissions, the owner or a staff role's
+ * caps take effect within milliseconds, not `ttlMs`. Used by the gateway (authorization) and logs (which channels a
+ * reader may see).
+ */
+export class AccessCache {
+  private readonly cache: LRUCache<string, AccessReply, { req: AccessRequest; timeoutMs?: number }>;
+
+  constructor(
+    private readonly ask: AskAccess,
+    private readonly ttlMs: number,
+    clock: Perf = performance,
+  ) {
+    this.cache = new LRUCache<string, AccessReply, { req: AccessRequest; timeoutMs?: number }>({
+      max: MAX_CACHED,
+      ttl: ttlMs,
+      perf: clock,
+      ttlResolution: 0,
+      ignoreFetchAbort: true,
+      fetchMethod: (_key, _stale, { context }) => this.ask(context.req, context.timeoutMs),
+    });
+  }
+
+  /**
+   * Community's answer for `user` in `guild` (a question asked now waits at most `timeoutMs`, else the asker's
+   * default); throws the 503 problem of the bus when community does not answer.
+   */
+  async get(guild: string, user: string, timeoutMs?: number): Promise<AccessReply> {
+    if (this.ttlMs <= 0) return this.ask({ guild, user }, timeoutMs);
+    // `ask` always answers a reply and aborted questions still answer (ignoreFetchAbort), so this is never undefined.
+    return (await this.cache.fetch(`${guild}:${user}`, {
+      context: { req: { guild, user }, timeoutMs },
+    })) as AccessReply;
+  }
+
+  /**
+   * Drops the answers named on `cache.invalidate.access` (`<guild>:<user>`, or `<guild>:*` for the whole guild); a
+   * question in flight then is answered but not kept.
+   */
+  follow(bus: EventBus, logger: Logger): Stoppable {
+    return onInvalidation(bus, 'access', (key) => dropKey(this.cache, key), logger);
+  }
+}

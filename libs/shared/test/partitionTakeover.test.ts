@@ -1,0 +1,154 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  createLogger,
+  EventBus,
+  LEASE_BUCKET,
+  LEASE_FENCE_MARGIN_MS,
+  PARTITION_LEASE_MS,
+  PartitionConsumer,
+  type PartitionHandling,
+  PartitionLeases,
+} from '@guildhall/shared';
+import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { AckPolicy, type Consumer, type JsMsg, jetstream } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect, nanos } from '@nats-io/transport-node';
+
+const logger = createLogger('test', 'silent');
+/** The ack wait of the consumers here, in ms: short, so redeliveries come quickly. */
+const ACK_WAIT_MS = 1_000;
+
+describe('taking over a partition', () => {
+  const ns = testNamespace();
+  let bus: EventBus;
+  beforeAll(async () => {
+    bus = await EventBus.connect({ url: testNatsUrl(), name: 'takeover-test', namespace: ns, logger });
+  });
+  afterAll(async () => {
+    await bus.close();
+    await deleteNamespace(ns);
+  });
+
+  /** A consumer `durable` of its own subject holding messages 1..`count` (stream sequences of that subject). */
+  const consumerWith = async (durable: string, count: number): Promise<Consumer> => {
+    const subject = `platform.dispatch.0.message.${durable}`;
+    for (let n = 1; n <= count; n++) await bus.publish(subject, { n }, `${durable}-${n}`);
+    await bus.jsm.consumers.add(bus.streamName('PLATFORM'), {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      filter_subject: bus.subject(subject),
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_ack_pending: 100,
+      max_deliver: -1,
+    });
+    return bus.js.consumers.get(bus.streamName('PLATFORM'), durable);
+  };
+
+  /** What a holder does: records the `n` of each message it handles (after `gate`, when given). */
+  const handling = (handled: number[], gate?: () => Promise<void>): PartitionHandling => ({
+    batchSize: 4,
+    fetchSize: 64,
+    ackWaitMs: ACK_WAIT_MS,
+    maxDeliver: 20,
+    wanted: () => true,
+    handle: async (batch: JsMsg[]) => {
+      for (const m of batch) handled.push((m.json() as { n: number }).n);
+      await gate?.();
+    },
+    park: () => Promise.reject(new Error('nothing is parked here')),
+  });
+
+  it("hands a crashed holder's messages over in stream order, before newer ones", async () => {
+    const durable = 'crashed-holder';
+    await consumerWith(durable, 10);
+    // The crashed holder got 1-5, then 6-10, and marked 1-5 in progress after that (they were in hand, 6-10 not yet
+    // read from the socket): 6-10's ack wait runs out first, and NATS 2.9 redelivers them before 1-5.
+    const crashed = await connect({ servers: testNatsUrl() });
+    const before = await jetstream(crashed).consumers.get(bus.streamName('PLATFORM'), durable);
+    const inHand: JsMsg[] = [];
+    const unread: JsMsg[] = [];
+    for await (const m of await before.fetch({ max_messages: 5, expires: 1_000 })) inHand.push(m);
+    for await (const m of await before.fetch({ max_messages: 5, expires: 1_000 })) unread.push(m);
+    expect([inHand.length, unread.length]).toEqual([5, 5]);
+    // the scenario's timing, not a synchronisation: the progress marks land half an ack wait after 6-10's delivery
+    await delay(ACK_WAIT_MS / 2);
+    for (const m of inHand) m.working();
+    await crashed.flush();
+    await crashed.close();
+    for (let n = 11; n <= 15; n++)
+      await bus.publish(`platform.dispatch.0.message.${durable}`, { n }, `${durable}-${n}`);
+
+    const handled: number[] = [];
+    const consumer = await bus.js.consumers.get(bus.streamName('PLATFORM'), durable);
+    const holder = new PartitionConsumer(consumer, handling(handled), () => true, logger, { durable });
+    holder.start();
+    await waitFor(() => handled.length >= 15, Boolean, 20_000);
+    await holder.stop();
+    expect(handled).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    expect((await consumer.info()).num_ack_pending).toBe(0);
+  });
+
+  it('a holder fenced mid-batch (its lease may have lapsed) acknowledges nothing more; the next one gets it all', async () => {
+    const durable = 'fenced-holder';
+    const consumer = await consumerWith(durable, 12);
+    let leaseHeld = true;
+    let release = () => {};
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first: number[] = [];
+    // the first holder stalls in its first batch (1-4) until its lease has lapsed
+    const stale = new PartitionConsumer(
+      consumer,
+      handling(first, () => stalled),
+      () => leaseHeld,
+      logger,
+      { durable },
+    );
+    stale.start();
+    await waitFor(() => first.length === 4);
+    leaseHeld = false;
+    release();
+    await stale.stop();
+    expect(first).toEqual([1, 2, 3, 4]);
+
+    const next: number[] = [];
+    const holder = new PartitionConsumer(consumer, handling(next), () => true, logger, { durable });
+    holder.start();
+    await waitFor(() => next.length >= 12, Boolean, 20_000);
+    await holder.stop();
+    // 1-4 were not acknowledged by the fenced holder, so they are handled again, in order, before the rest
+    expect(next).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(first).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a holder not renewed within its lease is fenced; its next round stops the partitions without renewing them', async () => {
+    const kv = await new Kvm(bus.nc).create(bus.resourceName(LEASE_BUCKET), { history: 1, ttl: PARTITION_LEASE_MS });
+    const durable = 'fence-clock';
+    let now = 0;
+    const started: Array<() => boolean> = [];
+    const stopped: number[] = [];
+    const leases = new PartitionLeases(
+      kv,
+      durable,
+      2,
+      {
+        start: (_p, holds) => void started.push(holds),
+        stop: async (p) => void stopped.push(p),
+      },
+      logger,
+      () => now,
+    );
+    await leases.start();
+    expect(started.map((holds) => holds())).toEqual([true, true]);
+    // the clock jumps as if the process had been stopped for the whole lease
+    now += PARTITION_LEASE_MS - LEASE_FENCE_MARGIN_MS;
+    expect(started.map((holds) => holds())).toEqual([false, false]);
+    // its next round stops both partitions (the lease keys, not expired here as the server's clock ran on, still name
+    // this replica, so it claims them again with fresh consumers)
+    await waitFor(() => started.length === 4, Boolean, 10_000);
+    expect(stopped.sort()).toEqual([0, 1]);
+    expect(started.map((holds) => holds())).toEqual([false, false, true, true]);
+    await leases.close();
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * End to end with the day driven through the platform: the fixture guild's day is performed through the fake
+ * platform's routes (members, staff and the bot acting at each action's time on the platform's clock), so what the
+ * bridge receives from the platform gateway is what the platform emits for those actions, after the guild's
+ * GUILD_CREATE. The journal must then hold the day's nickname change, #general's topic change, the emoji rename and
+ * the admin's role grants, each with its actor.
+ */
+import { DayClock, type DrivenDayFacts, driveGuildDay, FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
+import { ApiClient } from './support/client';
+import { Coverage } from './support/coverage';
+
+const clock = new DayClock();
+let sys: System;
+let api: ApiClient;
+let facts: DrivenDayFacts;
+
+type JournalEvent = { kind: string; target: string; actor: string };
+
+/** The journal's events of `kind` once `done` holds for them (the day's dispatches go through the bridge first). */
+const journal = (kind: string, done: (events: JournalEvent[]) => boolean) =>
+  waitFor(
+    async () => {
+      const res = await api.get(`/api/v1/servers/${sys.guild}/journal?kind=${kind}&limit=100`);
+      return res.status === 200 ? (res.body.events as JournalEvent[]) : [];
+    },
+    done,
+    120_000,
+  );
+
+beforeAll(async () => {
+  sys = await startSystem({ day: 'play', platformClock: () => clock.now() });
+  facts = await driveGuildDay(sys.fake, sys.dayStart, clock);
+  clock.release();
+  api = new ApiClient(sys.gatewayUrl, new Coverage(), {
+    cookie: await sys.login(USERS.owner),
+    origin: DASHBOARD_ORIGIN,
+  });
+}, 300_000);
+afterAll(async () => {
+  await sys?.stop();
+});
+
+it("journals the driven day's nickname, topic, emoji rename and role grants with their actors", async () => {
+  const has = (target: string, actor: string) => (events: JournalEvent[]) =>
+    events.some((e) => e.target === target && e.actor === actor);
+
+  await journal('member_nickname', has(facts.nickname.user, facts.nickname.user));
+  await journal('channel_update', has(FIXTURE_IDS.channels.general, FIXTURE_IDS.admin));
+  await journal('expression_update', has(facts.renamedEmoji.id, FIXTURE_IDS.admin));
+  const grants = await journal('member_roles', (events) =>
+    facts.eventTeam.every((id) => has(id, FIXTURE_IDS.admin)(events)),
+  );
+  expect(grants.filter((e) => facts.eventTeam.includes(e.target))).toHaveLength(3);
+});
