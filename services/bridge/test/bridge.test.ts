@@ -170,9 +170,13 @@ describe('bridge service: sharding, readiness and metrics', () => {
       const bridge = await service.started;
       expect(bridge.shardIds).toEqual([1, 3]);
       await waitFor(async () => (await fetch(`${service.url}/readyz`)).status === 200);
-      const metrics = await (
-        await fetch(`${service.url}/metrics`, { headers: { authorization: 'Bearer bridge-metrics-token' } })
-      ).text();
+      const scrape = async () =>
+        (await fetch(`${service.url}/metrics`, { headers: { authorization: 'Bearer bridge-metrics-token' } })).text();
+      // READY means the shards are READY; their READY dispatches are published right after, asynchronously.
+      await waitFor(async () =>
+        /bridge_dispatches_published_total\{event="READY",service="bridge"\} 2/.test(await scrape()),
+      );
+      const metrics = await scrape();
       expect(metrics).toMatch(/bridge_shard_status\{shard="1",service="bridge"\} 3/);
       expect(metrics).toMatch(/bridge_shard_status\{shard="3",service="bridge"\} 3/);
       expect(metrics).toMatch(/bridge_dispatches_published_total\{event="READY",service="bridge"\} 2/);

@@ -9,7 +9,8 @@ import type { Journal } from './recordEvent';
 export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_ADD'>): Promise<void> {
   const d = dispatch.d;
   if (!d.user) return;
-  await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }));
+  const key = dispatchKey(dispatch);
+  await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }), key);
   await journal.record({
     guild: d.guild_id,
     kind: 'member_join',
@@ -17,7 +18,7 @@ export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_ME
     targetName: displayName(d.user, d.nick),
     channel: null,
     data: { bot: Boolean(d.user.bot), accountCreatedAt: snowflakeTime(d.user.id).toISOString(), joinedAt: d.joined_at },
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
     at: d.joined_at ? new Date(d.joined_at) : undefined,
   });
 }
@@ -25,7 +26,8 @@ export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_ME
 /** GUILD_MEMBER_REMOVE -> `member_leave` (data: roles held, joinedAt, both from the snapshot when known). */
 export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_REMOVE'>): Promise<void> {
   const d = dispatch.d;
-  const before = await deleteSnapshot(d.guild_id, 'member', d.user.id);
+  const key = dispatchKey(dispatch);
+  const before = await deleteSnapshot(d.guild_id, 'member', d.user.id, key);
   await journal.record({
     guild: d.guild_id,
     kind: 'member_leave',
@@ -33,7 +35,7 @@ export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_
     targetName: (before?.data.name as string | undefined) ?? displayName(d.user),
     channel: null,
     data: { roles: before?.data.roles ?? null, joinedAt: before?.data.joined_at ?? null },
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
   });
 }
 
@@ -49,10 +51,10 @@ export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_
 export async function memberUpdated(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_UPDATE'>): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
+  const key = dispatchKey(dispatch);
   const existing = await getSnapshot(d.guild_id, 'member', d.user.id);
   const blind = !existing || existing.deleted;
-  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after, blind);
-  const key = dispatchKey(dispatch);
+  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after, key, blind);
   const base = { guild: d.guild_id, target: d.user.id, targetName: after.name as string, channel: null };
   if (blind || !prev || prev.deleted) {
     for (const source of await journal.waitingAuditSources(d.guild_id, d.user.id, BLIND_KINDS)) {

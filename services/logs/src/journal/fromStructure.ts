@@ -13,8 +13,9 @@ export async function roleChanged(
   dispatch: Dispatch<'GUILD_ROLE_CREATE' | 'GUILD_ROLE_UPDATE'>,
 ): Promise<void> {
   const { guild_id: guild, role } = dispatch.d;
-  const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj);
-  const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: dispatchKey(dispatch) };
+  const key = dispatchKey(dispatch);
+  const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj, key);
+  const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: key };
   if (dispatch.t === 'GUILD_ROLE_CREATE' || !prev || prev.deleted) {
     if (dispatch.t === 'GUILD_ROLE_CREATE')
       await journal.record({ ...base, kind: 'role_create', data: { role }, at: snowflakeTime(role.id) });
@@ -28,7 +29,8 @@ export async function roleChanged(
 /** GUILD_ROLE_DELETE -> `role_delete` (data: the role as last seen, null when never seen; undoable). */
 export async function roleDeleted(journal: Journal, dispatch: Dispatch<'GUILD_ROLE_DELETE'>): Promise<void> {
   const { guild_id: guild, role_id } = dispatch.d;
-  const prev = await deleteSnapshot(guild, 'role', role_id);
+  const key = dispatchKey(dispatch);
+  const prev = await deleteSnapshot(guild, 'role', role_id, key);
   await journal.record({
     guild,
     kind: 'role_delete',
@@ -36,7 +38,7 @@ export async function roleDeleted(journal: Journal, dispatch: Dispatch<'GUILD_RO
     targetName: (prev?.data.name as string | undefined) ?? null,
     channel: null,
     data: { role: prev?.data ?? null },
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
   });
 }
 
@@ -63,7 +65,7 @@ export async function channelChanged(
     dedupe: dispatchKey(dispatch),
   };
   if (dispatch.t === 'CHANNEL_DELETE' || dispatch.t === 'THREAD_DELETE') {
-    const prev = await deleteSnapshot(guild, 'channel', channel.id);
+    const prev = await deleteSnapshot(guild, 'channel', channel.id, base.dedupe);
     await journal.record({
       ...base,
       targetName: (prev?.data.name as string | undefined) ?? base.targetName,
@@ -72,7 +74,7 @@ export async function channelChanged(
     });
     return;
   }
-  const prev = await putSnapshot(guild, 'channel', channel.id, channel);
+  const prev = await putSnapshot(guild, 'channel', channel.id, channel, base.dedupe);
   if (dispatch.t === 'CHANNEL_CREATE' || (dispatch.t === 'THREAD_CREATE' && channel.newly_created === true)) {
     await journal.record({ ...base, kind: 'channel_create', data: { channel }, at: createdAt(channel) });
     return;
@@ -98,7 +100,8 @@ export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_U
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
   const prevRow = await getSnapshot(d.id, 'guild', d.id);
   const after = { ...prevRow?.data, ...guildData(d) };
-  const prev = await putSnapshot(d.id, 'guild', d.id, after);
+  const key = dispatchKey(dispatch);
+  const prev = await putSnapshot(d.id, 'guild', d.id, after, key);
   if (!prev) return;
   const keys = changedKeys(prev.data, after);
   if (!keys.length) return;
@@ -109,7 +112,7 @@ export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_U
     targetName: d.name,
     channel: null,
     data: diffData(prev.data, after, keys),
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
   });
 }
 
@@ -127,31 +130,34 @@ export async function expressionsUpdated(
   const items = ('emojis' in dispatch.d ? dispatch.d.emojis : dispatch.d.stickers) as unknown as Array<
     Obj & { id: string; name: string }
   >;
-  const known = new Map((await listSnapshots(guild, type)).map((s) => [s.id, s.data]));
   const key = dispatchKey(dispatch);
   for (const item of items) {
-    const before = known.get(item.id);
-    await putSnapshot(guild, type, item.id, item);
+    const prev = await putSnapshot(guild, type, item.id, item, key);
     const base = { guild, target: item.id, targetName: item.name, channel: null, dedupe: `${key}:${item.id}` };
-    if (!before)
+    if (!prev || prev.deleted)
       await journal.record({ ...base, kind: 'expression_create', data: { type, item }, at: snowflakeTime(item.id) });
     else {
-      const keys = changedKeys(before, item, new Set(['available']));
+      const keys = changedKeys(prev.data, item, new Set(['available']));
       if (keys.length)
-        await journal.record({ ...base, kind: 'expression_update', data: { type, ...diffData(before, item, keys) } });
+        await journal.record({
+          ...base,
+          kind: 'expression_update',
+          data: { type, ...diffData(prev.data, item, keys) },
+        });
     }
   }
   const current = new Set(items.map((i) => i.id));
-  for (const [id, before] of known) {
+  for (const { id } of await listSnapshots(guild, type, key)) {
     if (current.has(id)) continue;
-    await deleteSnapshot(guild, type, id);
+    const prev = await deleteSnapshot(guild, type, id, key);
+    if (!prev || prev.deleted) continue;
     await journal.record({
       guild,
       kind: 'expression_delete',
       target: id,
-      targetName: (before.name as string | undefined) ?? null,
+      targetName: (prev.data.name as string | undefined) ?? null,
       channel: null,
-      data: { type, item: before },
+      data: { type, item: prev.data },
       dedupe: `${key}:${id}`,
     });
   }

@@ -151,6 +151,12 @@ async function applyEditedFiles(guild: string, message: string, files: APIAttach
   await queueAttachments([{ owner: archiveOwner(row), attachments: files }]);
 }
 
+/**
+ * MESSAGE_UPDATE of a stored message: journals `message_edit` (before, after, original), then stores the new text.
+ * Journaled first: a crash between the two steps redelivers the edit, which still finds the old text stored and
+ * journals it again under the same dedupe key (stored once). An edit of a message not stored, carrying its author, is
+ * stored as new (its text is then the earliest known).
+ */
 async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch<'MESSAGE_UPDATE'>): Promise<void> {
   const d = dispatch.d;
   if (!d.guild_id) return;
@@ -158,21 +164,16 @@ async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch
   if (typeof d.content !== 'string') return;
   const editedAt = d.edited_timestamp ? new Date(d.edited_timestamp) : new Date();
   const happened = d.edited_timestamp ? editedAt : undefined;
-  const before = await MessageModel.findOneAndUpdate(
-    { _id: d.id, guild: d.guild_id, content: { $ne: d.content } },
-    { $set: { content: d.content, editedAt } },
-    { returnDocument: 'before' },
-  ).lean<MessageRow>();
+  const before = await MessageModel.findOne({ _id: d.id, guild: d.guild_id }).lean<MessageRow>();
   if (!before) {
-    if (d.author && !(await MessageModel.exists({ _id: d.id }))) {
-      const captured = await toRow(policy, d as GatewayMessageCreateDispatchData);
-      if (captured) {
-        await insertNew([{ ...captured.row, editedAt }]);
-        await queueAttachments([{ owner: archiveOwner(captured.row), attachments: captured.files }]);
-      }
+    const captured = d.author ? await toRow(policy, d as GatewayMessageCreateDispatchData) : null;
+    if (captured) {
+      await insertNew([{ ...captured.row, editedAt }]);
+      await queueAttachments([{ owner: archiveOwner(captured.row), attachments: captured.files }]);
     }
     return;
   }
+  if (before.content === d.content) return;
   await journal.record({
     guild: before.guild,
     kind: 'message_edit',
@@ -184,16 +185,13 @@ async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
     at: happened,
   });
+  await MessageModel.updateOne({ _id: d.id, guild: d.guild_id }, { $set: { content: d.content, editedAt } });
 }
 
+/** MESSAGE_DELETE of a stored message: journals `message_delete`, then marks it deleted (journaled first, as edits). */
 async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData): Promise<void> {
   if (!d.guild_id) return;
-  const deletedAt = new Date();
-  const before = await MessageModel.findOneAndUpdate(
-    { _id: d.id, guild: d.guild_id, deletedAt: null },
-    { $set: { deletedAt } },
-    { returnDocument: 'before' },
-  ).lean<MessageRow>();
+  const before = await MessageModel.findOne({ _id: d.id, guild: d.guild_id, deletedAt: null }).lean<MessageRow>();
   if (!before) return;
   await journal.record({
     guild: before.guild,
@@ -211,6 +209,7 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
     dedupe: `message_delete:${d.id}`,
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
   });
+  await MessageModel.updateOne({ _id: d.id, guild: d.guild_id, deletedAt: null }, { $set: { deletedAt: new Date() } });
 }
 
 async function applyBulkDelete(
@@ -225,9 +224,6 @@ async function applyBulkDelete(
   const known = await MessageModel.find({ _id: { $in: d.ids }, guild: d.guild_id, deletedAt: null }).lean<
     MessageRow[]
   >();
-  if (known.length) {
-    await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
-  }
   await journal.record({
     guild: d.guild_id,
     kind: 'message_bulk_delete',
@@ -248,4 +244,8 @@ async function applyBulkDelete(
     },
     dedupe: `message_bulk_delete:${d.channel_id}:${[...d.ids].sort().join(',')}`,
   });
+  // marked deleted after the journal event (as single deletions), so a redelivery still finds what it held
+  if (known.length) {
+    await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
+  }
 }

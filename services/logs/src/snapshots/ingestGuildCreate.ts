@@ -1,5 +1,5 @@
 import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
-import { putSnapshot, replaceSnapshots } from './snapshots';
+import { replaceSnapshots } from './snapshots';
 import { guildData, memberData } from './toSnapshotData';
 
 /**
@@ -9,7 +9,7 @@ import { guildData, memberData } from './toSnapshotData';
 export async function ingestGuildCreate(d: GatewayGuildCreateDispatchData): Promise<void> {
   if (d.unavailable) return;
   const guild = d.id;
-  await putSnapshot(guild, 'guild', guild, guildData(d as unknown as Record<string, unknown>));
+  await replaceSnapshots(guild, 'guild', [{ id: guild, data: guildData(d as unknown as Record<string, unknown>) }]);
   const asData = (o: object) => o as Record<string, unknown>;
   await replaceSnapshots(
     guild,

@@ -17,6 +17,9 @@ export interface SnapshotRow {
   deleted: boolean;
   /** Set when a member update arrived with no earlier snapshot (its change is unknown until the audit entry tells). */
   blindAt?: Date | null;
+  /** The dispatch (`dispatchKey`) that made the last change, and the state before it (see `putSnapshot`). */
+  change?: string | null;
+  prior?: Pick<SnapshotRow, 'data' | 'deleted' | 'blindAt'> | null;
   updatedAt: Date;
 }
 
@@ -29,6 +32,8 @@ const schema = new Schema<SnapshotRow>(
     data: { type: Schema.Types.Mixed, required: true },
     deleted: { type: Boolean, default: false },
     blindAt: { type: Date, default: null },
+    change: { type: String, default: null },
+    prior: { type: Schema.Types.Mixed, default: null },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'snapshots', minimize: false },

@@ -7,36 +7,73 @@ export async function getSnapshot(guild: string, kind: SnapshotKind, id: string)
 }
 
 /**
- * Stores `data` as the current state of an object; returns the previous snapshot (null when first seen). `blind`
- * marks an update whose previous state was unknown (`blindAt` = now); any other write clears the mark.
+ * Applies one dispatch's change to a snapshot and returns the snapshot as it was before (null when first seen).
+ * `change` is the dispatch's `dispatchKey`: when the stored snapshot was last changed by that same dispatch (it was
+ * redelivered after a crash between this write and its journal events), nothing is written and the state before that
+ * change is returned again, so the redelivered dispatch journals the same changes. A read then a write: safe because
+ * one guild's dispatches are handled one at a time (partitioned consumers).
+ */
+async function changeSnapshot(
+  guild: string,
+  kind: SnapshotKind,
+  id: string,
+  change: string,
+  next: (current: SnapshotRow | null) => Pick<SnapshotRow, 'data' | 'deleted' | 'blindAt'> | null,
+): Promise<SnapshotRow | null> {
+  const _id = snapshotId(guild, kind, id);
+  const current = await SnapshotModel.findById(_id).lean<SnapshotRow>();
+  if (current && current.change === change) return current.prior ? { ...current, ...current.prior } : null;
+  const state = next(current);
+  if (!state) return current;
+  const prior = current ? { data: current.data, deleted: current.deleted, blindAt: current.blindAt ?? null } : null;
+  await SnapshotModel.updateOne(
+    { _id },
+    { $set: { guild, kind, id, ...state, change, prior, updatedAt: new Date() } },
+    { upsert: true },
+  );
+  return current;
+}
+
+/**
+ * Stores `data` as the current state of an object on behalf of dispatch `change` (its `dispatchKey`); returns the
+ * previous snapshot (null when first seen; the same again when that dispatch is redelivered). `blind` marks an update
+ * whose previous state was unknown (`blindAt` = now); any other write clears the mark.
  */
 export async function putSnapshot(
   guild: string,
   kind: SnapshotKind,
   id: string,
   data: Record<string, unknown>,
+  change: string,
   blind = false,
 ): Promise<SnapshotRow | null> {
-  const now = new Date();
-  return SnapshotModel.findOneAndUpdate(
-    { _id: snapshotId(guild, kind, id) },
-    { $set: { guild, kind, id, data, deleted: false, blindAt: blind ? now : null, updatedAt: now } },
-    { upsert: true, returnDocument: 'before' },
-  ).lean<SnapshotRow>();
+  return changeSnapshot(guild, kind, id, change, () => ({ data, deleted: false, blindAt: blind ? new Date() : null }));
 }
 
-/** Marks an object deleted (its data kept for undo); returns the snapshot as it was before. */
-export async function deleteSnapshot(guild: string, kind: SnapshotKind, id: string): Promise<SnapshotRow | null> {
-  return SnapshotModel.findOneAndUpdate(
-    { _id: snapshotId(guild, kind, id) },
-    { $set: { deleted: true, updatedAt: new Date() } },
-    { returnDocument: 'before' },
-  ).lean<SnapshotRow>();
+/**
+ * Marks an object deleted on behalf of dispatch `change` (its data kept for undo); returns the snapshot as it was
+ * before (the same again when that dispatch is redelivered), null when never seen.
+ */
+export async function deleteSnapshot(
+  guild: string,
+  kind: SnapshotKind,
+  id: string,
+  change: string,
+): Promise<SnapshotRow | null> {
+  return changeSnapshot(guild, kind, id, change, (current) =>
+    current ? { data: current.data, deleted: true, blindAt: current.blindAt ?? null } : null,
+  );
 }
 
-/** Current (not deleted) snapshots of one kind in a guild. */
-export async function listSnapshots(guild: string, kind: SnapshotKind): Promise<SnapshotRow[]> {
-  return SnapshotModel.find({ guild, kind, deleted: false }).lean<SnapshotRow[]>();
+/**
+ * Snapshots of one kind in a guild that exist, plus those dispatch `change` marked deleted (so a redelivered dispatch
+ * finds again what it deleted; `deleteSnapshot` then returns their state before).
+ */
+export async function listSnapshots(guild: string, kind: SnapshotKind, change?: string): Promise<SnapshotRow[]> {
+  const exists = { guild, kind, deleted: false };
+  return SnapshotModel.find(change ? { guild, kind, $or: [{ deleted: false }, { change }] } : exists).lean<
+    SnapshotRow[]
+  >();
 }
 
 /** Replaces every snapshot of `kind` in `guild` with `items` (GUILD_CREATE); missing ones are marked deleted. */
@@ -49,7 +86,9 @@ export async function replaceSnapshots(
   const ops: AnyBulkWriteOperation<SnapshotRow>[] = items.map((item) => ({
     updateOne: {
       filter: { _id: snapshotId(guild, kind, item.id) },
-      update: { $set: { guild, kind, id: item.id, data: item.data, deleted: false, updatedAt: now } },
+      update: {
+        $set: { guild, kind, id: item.id, data: item.data, deleted: false, change: null, prior: null, updatedAt: now },
+      },
       upsert: true,
     },
   }));
