@@ -163,7 +163,8 @@ async function storedFrom(stream: ReplicaStream) {
     logsSnapshots: n(
       (await db('logs').collection('snapshots').find({ guild: sys.guild }).toArray())
         .filter((s) => mentions(s, labels))
-        .map(({ _id, ...s }) => s),
+        // `change` names the last dispatch by its payload hash, which differs between the two streams
+        .map(({ _id, change, ...s }) => s),
     ),
     ticketMessages: n(
       (
