@@ -38,8 +38,12 @@ describe('EventBus migrations', () => {
   it('updates an existing stream whose subjects differ, keeping its messages', async () => {
     const nc = await connect({ servers: testNatsUrl() });
     const jsm = await jetstreamManager(nc);
-    await jsm.streams.add({ name: `${ns}_PLATFORM`, subjects: [`${ns}.platform.dispatch.*`], max_age: nanos(60_000) });
-    await nc.publish(`${ns}.platform.dispatch.READY`, '{}');
+    await jsm.streams.add({
+      name: `${ns}_PLATFORM`,
+      subjects: [`${ns}.platform.dispatch.*.*.*`],
+      max_age: nanos(60_000),
+    });
+    await nc.publish(`${ns}.platform.dispatch.0.other.READY`, '{}');
     await nc.flush();
     await waitFor(async () => (await jsm.streams.info(`${ns}_PLATFORM`)).state.messages === 1);
     const bus = await EventBus.connect({ url: testNatsUrl(), name: 'migration-test', namespace: ns, logger });

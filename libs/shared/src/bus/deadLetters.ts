@@ -1,5 +1,6 @@
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { EventBus } from './eventBus';
+import { currentSubject } from './subjectLayouts';
 
 /**
  * Dead letters: a message a durable consumer could not handle (its handler kept failing for `maxDeliver` attempts, or
@@ -17,7 +18,10 @@ export const DEAD_LETTER_HEADERS = {
   reason: 'Guildhall-Reason',
 } as const;
 
-/** Header of a replayed message: only the durable consumer it names handles it; every other consumer skips it. */
+/**
+ * Header of a replayed or migrated message: only the durable consumers it names (one value each) handle it; every
+ * other consumer skips it.
+ */
 export const REPLAY_FOR_HEADER = 'Guildhall-Replay-For';
 
 /** One parked message as listed by `listDeadLetters`. */
@@ -58,7 +62,8 @@ export async function listDeadLetters(bus: EventBus, durable?: string, limit = 1
 
 /**
  * Publishes the dead letters of `durable` (only the one at DEADLETTER sequence `seq`, when given) again on their
- * subjects, marked with `REPLAY_FOR_HEADER` so that only `durable` handles them, and removes them from DEADLETTER.
+ * subjects (one parked by an earlier release under an earlier subject layout on its current subject, `currentSubject`),
+ * marked with `REPLAY_FOR_HEADER` so that only `durable` handles them, and removes them from DEADLETTER.
  * A replayed message joins the end of its partition (it is handled after what its guild sent since it was parked).
  * Returns the replayed letters.
  */
@@ -67,7 +72,8 @@ export async function replayDeadLetters(bus: EventBus, durable: string, seq?: nu
   for (const letter of letters) {
     const hdrs = natsHeaders();
     hdrs.set(REPLAY_FOR_HEADER, durable);
-    await bus.js.publish(bus.subject(letter.subject), letter.data, {
+    const subject = currentSubject(letter.subject, letter.data) ?? letter.subject;
+    await bus.js.publish(bus.subject(subject), letter.data, {
       msgID: `replay-${durable}-${letter.seq}`,
       headers: hdrs,
       timeout: 5_000,

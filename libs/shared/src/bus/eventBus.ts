@@ -28,6 +28,8 @@ import { DEAD_LETTER_HEADERS, REPLAY_FOR_HEADER } from './deadLetters';
 import { DISPATCH_PARTITIONS } from './dispatchSubjects';
 import { PartitionConsumer, type PartitionHandling } from './partitionConsumer';
 import { LEASE_BUCKET, PARTITION_LEASE_MS, PartitionLeases } from './partitionLeases';
+import { coverFilter, partitionFilters, subjectMatches } from './subjectFilters';
+import { migrateLegacySubjects, ofEarlierLayout, successorStart } from './subjectMigration';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 const encoder = new TextEncoder();
@@ -144,7 +146,9 @@ export class EventBus {
    * Creates the EVENTS (30 days, `events.>`), PLATFORM (7 days, `platform.dispatch.>`) and DEADLETTER (30 days,
    * `deadletter.>`) streams when missing, and
    * updates an existing stream whose subjects, maximum age or duplicate window differ (a deployment that changes
-   * them migrates the stream in place; stored messages are kept).
+   * them migrates the stream in place; stored messages are kept). Then moves the messages of EVENTS and PLATFORM stored
+   * under an earlier release's subject layout that a durable consumer has not handled yet to their current subjects,
+   * and purges the old subjects (`migrateLegacySubjects`), before this process publishes or consumes anything.
    */
   async ensureStreams(): Promise<void> {
     const day = 24 * 3600 * 1000;
@@ -171,6 +175,8 @@ export class EventBus {
         });
       });
     }
+    await migrateLegacySubjects(this, 'PLATFORM', this.logger);
+    await migrateLegacySubjects(this, 'EVENTS', this.logger);
   }
 
   private async updateStreamIfChanged(current: StreamConfig, wanted: Partial<StreamConfig> & { name: string }) {
@@ -223,7 +229,6 @@ export class EventBus {
     batchSize: number,
     handler: (batch: BusMessage<T>[]) => Promise<void>,
   ): Promise<() => Promise<void>> {
-    const stream = this.streamName(opts.stream);
     const multiple = this.supportsMultipleFilters();
     const maxAckPending = opts.maxAckPending ?? 512;
     const ackWaitMs = opts.ackWaitMs ?? 10_000;
@@ -241,8 +246,8 @@ export class EventBus {
       ack_wait: nanos(ackWaitMs),
       max_deliver: -1,
     }));
-    await this.adoptLegacyConsumer(stream, opts.durable, configs);
-    const infos = await Promise.all(configs.map((config) => this.ensureConsumer(stream, config)));
+    await this.adoptLegacyConsumer(opts.stream, opts.durable, configs);
+    const infos = await Promise.all(configs.map((config) => this.ensureConsumer(opts.stream, config)));
     const consumers = infos.map((info) => this.js.consumers.getConsumerFromInfo(info));
     const handling: PartitionHandling = {
       batchSize,
@@ -250,8 +255,11 @@ export class EventBus {
       ackWaitMs,
       maxDeliver: opts.maxDeliver ?? 20,
       wanted: (m) => {
-        const replayFor = m.headers?.get(REPLAY_FOR_HEADER);
-        return (!replayFor || replayFor === opts.durable) && clientFilters.some((f) => subjectMatches(f, m.subject));
+        const replayFor = m.headers?.values(REPLAY_FOR_HEADER) ?? [];
+        return (
+          (!replayFor.length || replayFor.includes(opts.durable)) &&
+          clientFilters.some((f) => subjectMatches(f, m.subject))
+        );
       },
       handle: async (batch) => {
         const decoded: BusMessage<T>[] = [];
@@ -317,17 +325,20 @@ export class EventBus {
 
   /**
    * Migration from one durable consumer for every partition (releases before partitioned consumers): when `durable`
-   * still exists, the partition consumers not yet made start right after the last message it acknowledged, and it is
+   * still exists, the partition consumers not yet made start right after the last message it acknowledged (or, for a
+   * consumer of an earlier subject layout, at the first message of the current one: `successorStart`), and it is
    * deleted. Messages it had delivered past that point are delivered again (handlers are idempotent).
    */
-  private async adoptLegacyConsumer(stream: string, durable: string, configs: Array<Partial<ConsumerConfig>>) {
-    const legacy = `${this.namespace ? `${this.namespace}_` : ''}${durable}`;
+  private async adoptLegacyConsumer(kind: StreamName, durable: string, configs: Array<Partial<ConsumerConfig>>) {
+    const stream = this.streamName(kind);
+    const legacy = this.resourceName(durable);
     const existing = await this.jsm.consumers.info(stream, legacy).catch(() => null);
     if (!existing) return;
     this.logger.info({ stream, durable }, 'moving a durable consumer to one consumer per partition');
+    const start = await successorStart(this, kind, existing);
     for (const config of configs) {
       config.deliver_policy = DeliverPolicy.StartSequence;
-      config.opt_start_seq = existing.ack_floor.stream_seq + 1;
+      config.opt_start_seq = start;
     }
     await Promise.all(configs.map((config) => this.jsm.consumers.add(stream, config).catch(() => undefined)));
     await this.jsm.consumers.delete(stream, legacy).catch(() => undefined);
@@ -336,13 +347,15 @@ export class EventBus {
   /**
    * Creates the durable consumer `config.durable_name`, or brings an existing one to `config` (a deployment changed
    * its filters or limits): updated in place when the server allows it, else (a changed filter on NATS < 2.10, a
-   * switch between one and several filters) deleted and created again to start right after the last message it
-   * acknowledged, so the migration neither skips unacknowledged messages nor replays acknowledged ones. Returns its info.
+   * switch between one and several filters, a consumer of an earlier subject layout) deleted and created again to
+   * start right after the last message it acknowledged (`successorStart`), so the migration neither skips
+   * unacknowledged messages nor replays acknowledged ones. Returns its info.
    */
   private async ensureConsumer(
-    stream: string,
+    kind: StreamName,
     config: Partial<ConsumerConfig> & { durable_name: string },
   ): Promise<ConsumerInfo> {
+    const stream = this.streamName(kind);
     const name = config.durable_name;
     const existing = await this.jsm.consumers.info(stream, name).catch(() => null);
     if (!existing) {
@@ -358,19 +371,25 @@ export class EventBus {
     const changed = keys.some((key) => norm(current[key]) !== norm(config[key]));
     if (!changed) return existing;
     this.logger.info({ stream, durable: name }, 'updating consumer config');
-    const { deliver_policy: _policy, durable_name: _name, ack_policy: _ack, ...changes } = config;
-    try {
-      // `update` merges into the current config: a filter that goes away must be cleared explicitly
-      return await this.jsm.consumers.update(stream, name, { ...changes, filter_subject: config.filter_subject ?? '' });
-    } catch (err) {
-      this.logger.info({ err, stream, durable: name }, 'consumer cannot be updated in place; recreating it');
-      await this.jsm.consumers.delete(stream, name);
-      return this.jsm.consumers.add(stream, {
-        ...config,
-        deliver_policy: DeliverPolicy.StartSequence,
-        opt_start_seq: existing.ack_floor.stream_seq + 1,
-      });
+    if (!ofEarlierLayout(this, kind, existing)) {
+      const { deliver_policy: _policy, durable_name: _name, ack_policy: _ack, ...changes } = config;
+      try {
+        // `update` merges into the current config: a filter that goes away must be cleared explicitly
+        return await this.jsm.consumers.update(stream, name, {
+          ...changes,
+          filter_subject: config.filter_subject ?? '',
+        });
+      } catch (err) {
+        this.logger.info({ err, stream, durable: name }, 'consumer cannot be updated in place; recreating it');
+      }
     }
+    const start = await successorStart(this, kind, existing);
+    await this.jsm.consumers.delete(stream, name);
+    return this.jsm.consumers.add(stream, {
+      ...config,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: start,
+    });
   }
 
   /**
@@ -508,31 +527,6 @@ export class EventBus {
   }
 }
 
-/** True when `subject` matches the NATS filter `filter` (`*` one token, `>` the rest). */
-export function subjectMatches(filter: string, subject: string): boolean {
-  const f = filter.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '>') return s.length > i;
-    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
-  }
-  return f.length === s.length;
-}
-
-/**
- * The filters of partition `p`: the partition token (the third: `platform.dispatch.<partition>.<group>.<EVENT>`,
- * `events.<service>.<partition>.<guild>.<type>`; `*` or `>` in a consumer's filters) set to `p`.
- */
-export function partitionFilters(filters: string[], p: number): string[] {
-  return filters.map((f) => {
-    const tokens = f.split('.');
-    if (tokens[2] === '*') tokens[2] = String(p);
-    else if (tokens[2] === '>' && tokens.length === 3) tokens.splice(2, 1, String(p), '>');
-    else throw new Error(`consumer filter ${f} does not leave the partition (third token) open`);
-    return tokens.join('.');
-  });
-}
-
 /**
  * The filter fields of a consumer of `filters`: `filter_subject` for one, `filter_subjects` where the server allows
  * several (NATS 2.10+), else (NATS 2.9) the narrowest single filter covering them all (`coverFilter`), the rest
@@ -541,18 +535,4 @@ export function partitionFilters(filters: string[], p: number): string[] {
 function serverFilter(filters: string[], multiple: boolean): { filter_subject?: string; filter_subjects?: string[] } {
   if (filters.length === 1) return { filter_subject: filters[0] };
   return multiple ? { filter_subjects: filters } : { filter_subject: coverFilter(filters) };
-}
-
-/** The narrowest single NATS filter matching every subject the filters `filters` match, e.g. `a.3.X` + `a.3.Y` -> `a.3.*`. */
-export function coverFilter(filters: string[]): string {
-  const split = filters.map((f) => f.split('.'));
-  const shortest = Math.min(...split.map((t) => t.length));
-  const sameLength = split.every((t) => t.length === shortest);
-  const out: string[] = [];
-  for (let i = 0; i < shortest; i++) {
-    const tokens = new Set(split.map((t) => t[i]));
-    if (tokens.has('>') || (!sameLength && i === shortest - 1)) return [...out, '>'].join('.');
-    out.push(tokens.size === 1 ? (split[0]?.[i] as string) : '*');
-  }
-  return out.join('.');
 }
