@@ -25,6 +25,8 @@ interface Count {
   waiting: Array<{ offset: number; resolve: (total: number) => void }>;
   /** True while a write loop runs for this count (one at a time; it takes the hits that arrive meanwhile). */
   writer: boolean;
+  /** The counter's value and revision in the bucket as last written or watched (null: not known, read it first). */
+  stored: { value: number; revision: number } | null;
 }
 
 /**
@@ -36,7 +38,9 @@ interface Count {
  * Each allowed request waits until its hit is added to the counter (compare-and-set), and the total it gets is the
  * stored one, so the request that passes the limit is the same whichever replicas served the others. Writes are
  * batched per client: while one is under way, the hits that arrive wait for the next, which takes them all in one
- * write (a busy client costs one write at a time per replica, about two NATS round trips, not one per request).
+ * write (a busy client costs one write at a time per replica, not one per request). A write is one compare-and-set
+ * against the revision this replica last wrote or watched; only when another replica wrote in between (the
+ * compare-and-set is refused) is the counter read again first.
  * Replicas watch the bucket for each other's writes, so a client already past the limit is refused from memory
  * (its hit is written in the background). While NATS is unreachable a replica counts its own hits and writes them
  * once it is back.
@@ -124,7 +128,7 @@ export class SharedWindowStore implements Store {
     let count = this.counts.get(id);
     if (!count) {
       for (const [old, c] of this.counts) if (c.window < window && !c.writer) this.counts.delete(old);
-      count = { window, shared: 0, pending: 0, writing: 0, waiting: [], writer: false };
+      count = { window, shared: 0, pending: 0, writing: 0, waiting: [], writer: false, stored: null };
       this.counts.set(id, count);
     }
     return count;
@@ -157,7 +161,7 @@ export class SharedWindowStore implements Store {
         count.writing += delta;
         let stored: number | null = null;
         try {
-          if (delta !== 0 && kv && this.bus.isConnected()) stored = await this.add(kv, id, delta);
+          if (delta !== 0 && kv && this.bus.isConnected()) stored = await this.add(kv, id, count, delta);
         } catch (err) {
           this.logger.warn({ err, limiter: this.name }, 'rate limit hits not shared yet (kept for the next write)');
         }
@@ -176,19 +180,26 @@ export class SharedWindowStore implements Store {
     }
   }
 
-  /** Adds `delta` to the stored counter `id` (compare-and-set, retried on a concurrent write); the new total. */
-  private async add(kv: KV, id: string, delta: number): Promise<number> {
+  /**
+   * Adds `delta` to the stored counter `id` by compare-and-set against `count.stored` (read first when not known,
+   * read again when another write came in between); the new total.
+   */
+  private async add(kv: KV, id: string, count: Count, delta: number): Promise<number> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const entry = await kv.get(id);
       try {
-        if (entry?.operation !== 'PUT') {
-          await kv.create(id, String(delta));
-          return delta;
+        if (!count.stored) {
+          const entry = await kv.get(id);
+          if (entry?.operation !== 'PUT') {
+            count.stored = { value: delta, revision: await kv.create(id, String(delta)) };
+            return delta;
+          }
+          count.stored = { value: Number(entry.string()) || 0, revision: entry.revision };
         }
-        const next = (Number(entry.string()) || 0) + delta;
-        await kv.update(id, String(next), entry.revision);
-        return next;
+        const value = count.stored.value + delta;
+        count.stored = { value, revision: await kv.update(id, String(value), count.stored.revision) };
+        return value;
       } catch (err) {
+        count.stored = null;
         if (!/wrong last sequence|key exists/i.test(String(err))) throw err;
       }
     }
@@ -216,7 +227,12 @@ export class SharedWindowStore implements Store {
     void (async () => {
       for await (const entry of updates) {
         const count = this.counts.get(entry.key);
-        if (count && entry.operation === 'PUT') count.shared = Math.max(count.shared, Number(entry.string()) || 0);
+        if (count && entry.operation === 'PUT') {
+          const value = Number(entry.string()) || 0;
+          count.shared = Math.max(count.shared, value);
+          if (!count.stored || entry.revision > count.stored.revision)
+            count.stored = { value, revision: entry.revision };
+        }
       }
     })();
     return kv;

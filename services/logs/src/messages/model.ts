@@ -30,8 +30,18 @@ export interface MessageRow {
   createdAt: Date;
 }
 
-/** Index of an author's messages by deletion then newest first (the member record's deleted messages). */
-export const MESSAGES_BY_AUTHOR = { guild: 1, author: 1, deletedAt: 1, key: -1 } as const;
+/**
+ * The filter on `deletedAt` of deleted messages: `deletedAt` is either null or the time the delete was stored, so
+ * "deleted" is `deletedAt >= 1970-01-01` (a range only matches dates; the same answer as `$ne: null`).
+ */
+export const DELETED = { $gte: new Date(0) };
+
+/**
+ * Name of the index of deleted messages by author, newest first (the member record's deleted messages): partial, it
+ * holds only messages matching `DELETED`, so reading an author's newest deleted messages walks at most `limit`
+ * entries (plus those of hidden channels) however many messages the author or the guild stored.
+ */
+export const DELETED_BY_AUTHOR = 'deleted_by_author';
 
 const schema = new Schema<MessageRow>(
   {
@@ -58,7 +68,10 @@ const schema = new Schema<MessageRow>(
 schema.index({ guild: 1, content: 'text' }, { default_language: 'none', name: 'guild_content_text' });
 schema.index({ guild: 1, key: -1 });
 schema.index({ guild: 1, channel: 1, key: -1 });
-schema.index(MESSAGES_BY_AUTHOR);
+schema.index(
+  { guild: 1, author: 1, key: -1 },
+  { name: DELETED_BY_AUTHOR, partialFilterExpression: { deletedAt: DELETED } },
+);
 schema.index({ createdAt: 1 }, { expireAfterSeconds: MESSAGE_TTL_SECONDS });
 
 export const MessageModel = mongoose.models.LoggedMessage ?? mongoose.model<MessageRow>('LoggedMessage', schema);

@@ -1,5 +1,5 @@
 import { sortKey } from '@guildhall/shared';
-import { MESSAGE_TTL_SECONDS, MESSAGES_BY_AUTHOR, MessageModel, type MessageRow } from './model';
+import { DELETED, DELETED_BY_AUTHOR, MESSAGE_TTL_SECONDS, MessageModel, type MessageRow } from './model';
 
 /** Filters of the message search. */
 export interface MessageSearch {
@@ -14,14 +14,6 @@ export interface MessageSearch {
   /** Channels whose messages are left out (those the caller cannot view); `'all'`: every message is. */
   hidden?: string[] | 'all';
 }
-
-/**
- * The filter on `deletedAt` of deleted messages: `deletedAt` is either null or the time the delete was stored, so
- * "deleted" is `deletedAt >= 1970-01-01` (a range only matches dates; the same answer as `$ne: null`). Unlike
- * `$ne: null`, a range bounds an index scan over `deletedAt` (the member record's (guild, author, deletedAt, key)
- * index) to the deleted messages.
- */
-const DELETED = { $gte: new Date(0) };
 
 /**
  * The stored-message filter of `searchMessages` (null when `search.hidden` hides everything asked for): `guild`'s
@@ -64,9 +56,8 @@ export async function searchMessages(guild: string, search: MessageSearch): Prom
 
 /**
  * The stored-message filter of `deletedMessagesBy`: `guild`'s messages by `user` from the last 7 days that were
- * deleted (`DELETED`), none from `hidden` channels. The range bounds the scan of the (guild, author, deletedAt, key)
- * index to the author's deleted messages, so the member record's cost does not grow with how many messages the
- * author (or the guild) has stored.
+ * deleted (`DELETED`, the same predicate as the partial index `DELETED_BY_AUTHOR`, so MongoDB may use it), none
+ * from `hidden` channels.
  */
 export function deletedByFilter(guild: string, user: string, hidden: string[]): Record<string, unknown> {
   return {
@@ -80,7 +71,8 @@ export function deletedByFilter(guild: string, user: string, hidden: string[]): 
 
 /**
  * Deleted messages written by `user` in the last 7 days, newest first (member record), leaving out `hidden`
- * channels (those the viewer cannot see). Reads only the author's deleted messages (`deletedByFilter`).
+ * channels (those the viewer cannot see). Walks the partial index `DELETED_BY_AUTHOR` newest first and stops after
+ * `limit` matches, so the member record's cost does not grow with how many messages the author or the guild stored.
  */
 export async function deletedMessagesBy(
   guild: string,
@@ -91,7 +83,7 @@ export async function deletedMessagesBy(
   if (hidden === 'all') return [];
   return MessageModel.find(deletedByFilter(guild, user, hidden))
     .sort({ key: -1 })
-    .hint(MESSAGES_BY_AUTHOR)
+    .hint(DELETED_BY_AUTHOR)
     .limit(limit)
     .lean<MessageRow[]>();
 }

@@ -1,0 +1,130 @@
+/**
+ * `node bench/reads.js [--messages 100000] [--cases 10000] [--events 50000] [--seconds 5] [--rounds 2]
+ * [--connections 20] [--samples 200] [--only settings|members] [--profile DIR]` (build first): the read section of `npm run bench` alone, with the CPU each
+ * process spends per request. Boots the same system, seeds `--events` journal events, `--cases` cases and
+ * `--messages` messages (bench/lib/seed.js), then per round: `GET tickets/settings` directly at tickets, through the
+ * gateway and from the bare express handler (the ceiling), `GET members/{user}` directly and through the gateway
+ * (autocannon, `--connections`), printing req/s, p50/p99 and CPU ms per request of every process (`/proc/<pid>/stat`;
+ * `nats` is the machine's one NATS server, shared with everything else on it), and the load average. Ends with the
+ * member record's latency through the gateway, one client, `--samples` requests over the seeded members. `--profile`
+ * runs every process under the CPU profiler (bench/lib/cpuProfile.js) and leaves the `.cpuprofile` files in DIR.
+ */
+const path = require('node:path');
+const os = require('node:os');
+const { spawnSync } = require('node:child_process');
+const { parseArgs } = require('node:util');
+const { MongoClient } = require('mongodb');
+const { signIdentity, CAPS } = require('../libs/shared/dist');
+const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
+const { startBenchSystem } = require('./lib/system');
+const { loadTest, sampleLatency, cpuMs } = require('./lib/measure');
+const { startBareExpress } = require('./lib/ceilings');
+const { seedMessages, seedJournal, seedCases } = require('./lib/seed');
+
+const PROCESSES = ['moderation', 'tickets', 'logs', 'community', 'billing', 'gateway'];
+
+/** Process ids by name: the services, the gateway, the embedded MongoDB (`mongo`) and the NATS server (`nats`). */
+function pidsOf(sys) {
+  const pids = Object.fromEntries(PROCESSES.map((n) => [n, sys.stack.processes[n].pid]));
+  if (sys.mongoPid) pids.mongo = sys.mongoPid;
+  const nats = spawnSync('pgrep', ['-x', 'nats-server'], { encoding: 'utf8' }).stdout.trim().split('\n')[0];
+  if (nats) pids.nats = Number(nats);
+  return pids;
+}
+
+/** Runs one autocannon load and prints its rate, latencies and the CPU ms per request of each busy process. */
+async function measured(sys, name, { url, headers }, opts) {
+  const pids = pidsOf(sys);
+  const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuMs(pid)]));
+  const r = await loadTest({ url, headers, seconds: opts.seconds, connections: opts.connections });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  const cpu = Object.entries(pids)
+    .map(([n, pid]) => [n, (cpuMs(pid) - before[n]) / r.requests])
+    .filter(([, ms]) => ms >= 0.01)
+    .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
+    .join(', ');
+  const load = os.loadavg()[0].toFixed(1);
+  process.stdout.write(
+    `${name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  load ${load}  CPU ms/request: ${cpu}\n`,
+  );
+  return r;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      messages: { type: 'string', default: '100000' },
+      cases: { type: 'string', default: '10000' },
+      events: { type: 'string', default: '50000' },
+      seconds: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '20' },
+      samples: { type: 'string', default: '200' },
+      only: { type: 'string' },
+      profile: { type: 'string' },
+    },
+  });
+  const { only, profile, ...numbers } = values;
+  const opts = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, Number(v)]));
+  const profiling = profile
+    ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'lib/cpuProfile.js')}`, PROFILE_DIR: path.resolve(profile) }
+    : {};
+  const sys = await startBenchSystem({ env: profiling, mongoEnv: profiling });
+  const mongo = new MongoClient(sys.mongoUrl, { serverMonitoringMode: 'poll', connectTimeoutMS: 120_000 });
+  try {
+    const { guild } = sys;
+    const owner = FIXTURE_IDS.owner;
+    const cookie = await sys.login(owner);
+    const identity = await signIdentity(
+      { kind: 'user', sub: owner, name: 'Rowan', username: 'rowan89', guild, caps: CAPS },
+      sys.identitySecret,
+      24 * 3600,
+    );
+    const logsDb = mongo.db(sys.dbName('logs'));
+    process.stdout.write(`seeding ${opts.events} events, ${opts.cases} cases, ${opts.messages} messages\n`);
+    const people = await seedJournal(logsDb, { guild, count: opts.events, dayStart: sys.dayStart });
+    await seedCases(mongo.db(sys.dbName('moderation')), { guild, count: opts.cases, dayStart: sys.dayStart });
+    if (opts.messages) await seedMessages(logsDb, { guild, count: opts.messages, dayStart: sys.dayStart });
+    const members = people.slice(3).map((p) => p.id);
+
+    const settingsPath = `/api/v1/servers/${guild}/tickets/settings`;
+    const memberPath = `/api/v1/servers/${guild}/members/${members[0]}`;
+    const direct = (service, p) => ({ url: `${sys.urls[service]}${p}`, headers: { 'x-guildhall-identity': identity } });
+    const gateway = (p) => ({ url: `${sys.gatewayUrl}${p}`, headers: { cookie: `service_session=${cookie}` } });
+    const settingsBody = await (
+      await fetch(direct('tickets', settingsPath).url, direct('tickets', settingsPath))
+    ).json();
+    const bare = await startBareExpress(settingsPath, settingsBody);
+    try {
+      for (let round = 1; round <= opts.rounds; round++) {
+        process.stdout.write(`round ${round}\n`);
+        if (only !== 'members') {
+          await measured(sys, 'settings direct', direct('tickets', settingsPath), opts);
+          await measured(sys, 'settings gateway', gateway(settingsPath), opts);
+          await measured(sys, 'settings bare express', { url: bare.url, headers: {} }, opts);
+        }
+        if (only !== 'settings') {
+          await measured(sys, 'members direct', direct('moderation', memberPath), opts);
+          await measured(sys, 'members gateway', gateway(memberPath), opts);
+        }
+      }
+    } finally {
+      await bare.stop();
+    }
+    const r = await sampleLatency({
+      count: opts.samples,
+      next: (i) => gateway(`/api/v1/servers/${guild}/members/${members[i % members.length]}`),
+    });
+    process.stdout.write(
+      `member record via gateway, 1 client, ${members.length} members: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms (load ${os.loadavg()[0].toFixed(1)})\n`,
+    );
+  } finally {
+    await mongo.close();
+    await sys.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});
