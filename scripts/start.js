@@ -136,8 +136,7 @@ async function main() {
  */
 async function driveDay(driver) {
   const started = Date.now();
-  const progress = () =>
-    `${driver.sent} of ${driver.total} actions, ${((Date.now() - started) / 1000).toFixed(0)} s`;
+  const progress = () => `${driver.sent} of ${driver.total} actions, ${((Date.now() - started) / 1000).toFixed(0)} s`;
   process.stdout.write("platform   driving the demo guild's day through the simulator...\n");
   while ((await driver.play(500)) > 0) process.stdout.write(`platform   ${progress()}\n`);
   process.stdout.write(`platform   the demo guild's day was driven through the bridge: ${progress()}\n`);
