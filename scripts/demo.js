@@ -59,18 +59,20 @@ async function main() {
   process.stdout.write(
     `Waiting until the services have ingested it (${banned.length} bans, 1 lifted ban, ${facts.spamMessages.length} purged spam messages)...\n`,
   );
+  // This day's spam (its ids are new each time `npm start` drives a day), from the newest one back.
+  const lastSpam = facts.spamMessages.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b));
+  const spamPage = `/messages?channel=${ids.channels.general}&deleted=true&before=${BigInt(lastSpam) + 1n}&limit=100`;
   const deadline = Date.now() + 60_000;
   let bans = [];
-  let deleted = [];
   const ingested = async () => {
     bans = (await get('/journal?kind=member_ban&limit=100')).events ?? [];
     const unbans = targets((await get('/journal?kind=member_unban&limit=100')).events);
-    deleted = (await get('/messages?deleted=true&limit=100')).messages?.filter((m) => m.author === facts.spammer) ?? [];
+    const purged = (await get(spamPage)).messages?.filter((m) => facts.spamMessages.includes(m.id)) ?? [];
     const bannedNow = targets(bans);
     return (
       banned.every((id) => bannedNow.has(id)) &&
       unbans.has(facts.unbanned) &&
-      deleted.length >= facts.spamMessages.length
+      purged.length === facts.spamMessages.length
     );
   };
   while (!(await ingested()) && Date.now() < deadline) await sleep(500);
