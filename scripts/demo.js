@@ -4,7 +4,8 @@
  * simulator, whose gateway sent the bridge what the platform would; data/stack.json holds the day's start and facts
  * (who did what, ids the simulator issued). This waits until `npm start` finished driving the day (at most 5 min),
  * signs in the demo guild's owner (a session cookie), waits until the services have ingested the day (its bans, the
- * lifted ban, the purged spam; at most 60 s) and prints a short tour: URLs to open, the cookie, and curl lines for a
+ * lifted ban and the purged spam are in, and twice in a row 500 ms apart every consumer of the PLATFORM and EVENTS
+ * streams had handled all it was given with nothing published in between; at most 60 s) and prints a short tour: URLs to open, the cookie, and curl lines for a
  * few endpoints, with what they answer right now. It publishes nothing, so running it again is safe and prints the
  * same tour.
  */
@@ -35,6 +36,21 @@ async function runningWithDay(timeoutMs) {
   }
 }
 
+/**
+ * The bus's state when every durable consumer of the PLATFORM and EVENTS streams (`bus`: a shared EventBus) has
+ * handled all it was given (nothing pending or unacknowledged): the streams' last sequence numbers, so two equal
+ * readings show nothing was published in between. Null while work is left.
+ */
+async function quietBus(bus) {
+  const state = [];
+  for (const stream of ['PLATFORM', 'EVENTS']) {
+    const name = bus.streamName(stream);
+    for await (const c of bus.jsm.consumers.list(name)) if (c.num_pending + c.num_ack_pending > 0) return null;
+    state.push((await bus.jsm.streams.info(name)).state.last_seq);
+  }
+  return state.join(' ');
+}
+
 async function main() {
   const running = await runningWithDay(300_000);
   const { dayStart, facts, origin } = running.simulator;
@@ -62,9 +78,20 @@ async function main() {
   // This day's spam (its ids are new each time `npm start` drives a day), from the newest one back.
   const lastSpam = facts.spamMessages.reduce((a, b) => (BigInt(a) > BigInt(b) ? a : b));
   const spamPage = `/messages?channel=${ids.channels.general}&deleted=true&before=${BigInt(lastSpam) + 1n}&limit=100`;
+  const shared = require(path.join(ROOT, 'libs/shared/dist'));
+  const bus = await shared.EventBus.connect({
+    url: running.natsUrl,
+    name: 'demo',
+    namespace: running.namespace || undefined,
+    logger: shared.createLogger('demo', 'warn'),
+  });
   const deadline = Date.now() + 60_000;
   let bans = [];
+  let quiet = null;
   const ingested = async () => {
+    const before = quiet;
+    quiet = await quietBus(bus);
+    if (!quiet || quiet !== before) return false;
     bans = (await get('/journal?kind=member_ban&limit=100')).events ?? [];
     const unbans = targets((await get('/journal?kind=member_unban&limit=100')).events);
     const purged = (await get(spamPage)).messages?.filter((m) => facts.spamMessages.includes(m.id)) ?? [];
@@ -76,6 +103,7 @@ async function main() {
     );
   };
   while (!(await ingested()) && Date.now() < deadline) await sleep(500);
+  await bus.close();
   const spam = await get('/messages?q=free%20nitro&deleted=true');
   const record = await get(`/members/${facts.spammer}`);
   const count = async (kind) => ((await get(`/journal?kind=${kind}&limit=100`)).events ?? []).length;
