@@ -15,7 +15,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { MongoClient } = require('mongodb');
 const { startBenchSystem } = require('./lib/system');
-const { seedMessages } = require('./lib/seed');
+const { fixturePeople, seedMessages } = require('./lib/seed');
 const { measureIngest } = require('./lib/ingest');
 const { cpuMs } = require('./lib/measure');
 
@@ -89,7 +89,8 @@ async function main() {
   try {
     const logsDb = client.db(sys.dbName('logs'));
     say(`system up; seeding ${stored.toLocaleString('en-US')} messages`);
-    await seedMessages(logsDb, { guild: sys.guild, count: stored, seed: 10, worker: 1023n, dayStart: sys.dayStart });
+    const people = fixturePeople(sys.fake);
+    await seedMessages(logsDb, { guild: sys.guild, count: stored, seed: 10, worker: 1023n, people });
     const rounds = Number(values.rounds);
     const startMs = Date.now() - (rounds + 1) * count;
     for (let round = 0; round < rounds; round++) {
@@ -100,7 +101,7 @@ async function main() {
           count,
           seed: 20 + round,
           worker: BigInt(900 + round),
-          dayStart: sys.dayStart,
+          people,
         }),
       );
       const bulkRate = count / ((performance.now() - t0) / 1000);

@@ -22,7 +22,7 @@ const { startBenchSystem } = require('./lib/system');
 const { loadTest, sampleLatency, rssMb, peakRss, timeUntilReady } = require('./lib/measure');
 const { startBareExpress, findOneRate, natsPublishConsume } = require('./lib/ceilings');
 const { curvesSvg } = require('./lib/chart');
-const { seedMessages, seedJournal, seedCases, messageCreateNdjson, CHANNELS } = require('./lib/seed');
+const { seedMessages, seedJournal, seedCases, messageCreateNdjson, fixturePeople, CHANNELS } = require('./lib/seed');
 const { measureIngest } = require('./lib/ingest');
 const { Results } = require('./lib/report');
 
@@ -216,8 +216,9 @@ async function main() {
 
     const [fewCases, manyCases] = [opts.cases[0], opts.cases[opts.cases.length - 1]];
     progress(`seeding ${opts.events} journal events and ${fewCases} cases`);
-    const people = await seedJournal(logsDb, { guild, count: opts.events, dayStart: sys.dayStart });
-    await seedCases(modDb, { guild, count: fewCases, dayStart: sys.dayStart });
+    const people = fixturePeople(sys.fake);
+    await seedJournal(logsDb, { guild, count: opts.events, people });
+    await seedCases(modDb, { guild, count: fewCases, people });
     const members = people.slice(3).map((p) => p.id);
     const curves = { ingest: [], bulk: [], nats: [], search: {}, record: [] };
 
@@ -245,7 +246,7 @@ async function main() {
         count: manyCases - fewCases,
         from: fewCases + 1,
         seed: 5,
-        dayStart: sys.dayStart,
+        people,
       });
       curves.record.push([manyCases, (await memberRecord(manyCases, 0)).p95]);
     }
@@ -312,7 +313,7 @@ async function main() {
       count: opts.ingest,
       marker: 'ceiling',
       firstSeq: 1,
-      dayStart: sys.dayStart,
+      people,
     })
       .text.trim()
       .split('\n')
@@ -347,7 +348,7 @@ async function main() {
         count: add,
         seed: 10 + stage,
         worker: workers[stage],
-        dayStart: sys.dayStart,
+        people,
         onProgress: (done) => {
           if (done % 100_000 === 0 || done === add)
             progress(`  ${done.toLocaleString('en-US')} / ${add.toLocaleString('en-US')}`);

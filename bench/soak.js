@@ -1,8 +1,8 @@
 /**
  * `npm run soak`: boots the whole system and runs mixed traffic through the gateway for `--minutes` (default 10):
  * dashboard reads (ticket settings, member records, journal pages, message searches, appeals), case creates (warns
- * on fixture members, with idempotency keys) and platform dispatch replay (the fixture day, re-timed, plus fresh
- * MESSAGE_CREATE batches). Every `--every` seconds it prints the RSS of each process and the error counts; at the
+ * on fixture members, with idempotency keys) and platform dispatch replay (the demo guild's day as a bot receives
+ * it, recorded from a simulator driven through a day ending now, plus fresh MESSAGE_CREATE batches). Every `--every` seconds it prints the RSS of each process and the error counts; at the
  * end it reports memory growth per process (first minute vs last minute, MB) and errors per kind, and writes
  * bench/results/soak.json. Not part of CI. Exit code 1 when any request failed.
  *
@@ -13,7 +13,7 @@ const path = require('node:path');
 const { writeFileSync, mkdtempSync, rmSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { replayFile } = require('../services/bridge/dist');
-const { FIXTURE_IDS, guildDayNdjson, recentDayStart } = require('../libs/platform-simulator/dist');
+const { FIXTURE_IDS, dayNdjson, recentDayStart, recordGuildDay } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { rssMb, percentile } = require('./lib/measure');
 const { messageCreateNdjson, fixturePeople, CHANNELS } = require('./lib/seed');
@@ -86,11 +86,11 @@ async function main() {
   try {
     const guild = sys.guild;
     const cookie = await sys.login(FIXTURE_IDS.owner);
-    const people = fixturePeople(sys.dayStart)
+    const fixture = fixturePeople(sys.fake);
+    const people = fixture
       .slice(3)
       .map((p) => p.id)
-      .filter((id) => sys.fake.guild(guild).members.has(id))
-      .filter((id) => id !== FIXTURE_IDS.owner && id !== FIXTURE_IDS.bot && id !== FIXTURE_IDS.musicBot);
+      .filter((id) => id !== sys.fake.botUserId && id !== FIXTURE_IDS.musicBot);
     const base = `${sys.gatewayUrl}/api/v1/servers/${guild}`;
     const headers = { cookie: `service_session=${cookie}` };
     const call = async (kind, url, init = {}) => {
@@ -134,7 +134,7 @@ async function main() {
 
     const replayer = (async () => {
       const dayFile = path.join(dir, 'day.ndjson');
-      writeFileSync(dayFile, guildDayNdjson(recentDayStart()));
+      writeFileSync(dayFile, dayNdjson((await recordGuildDay({ dayStart: recentDayStart() })).payloads));
       for (let round = 0; Date.now() < deadline; round++) {
         const t0 = performance.now();
         const file = round % 2 === 0 ? dayFile : path.join(dir, `messages-${round}.ndjson`);
@@ -146,7 +146,7 @@ async function main() {
             startMs: Date.now() - count,
             firstSeq: 10_000_000 + round * count,
             seed: 100 + round,
-            dayStart: sys.dayStart,
+            people: fixture,
           });
           writeFileSync(file, text);
         }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `npm run screenshots`: screenshots of the dashboard's pages into docs/dashboard/ (desktop 1280x860, plus the cases
- * list at phone width 390x844). Starts the whole system with the fake platform (libs/testkit startSystem), plays the
- * demo guild's recorded day through the bridge, makes a few cases and a ticket through the API, signs in through the
- * real login in Debian's Chromium (playwright-core, /usr/bin/chromium or CHROMIUM_PATH) and visits each page.
+ * list at phone width 390x844). Starts the whole system with the fake platform (libs/testkit startSystem), drives the
+ * demo guild's day through the platform (`driveGuildDay`: its gateway sends the bridge what the platform would),
+ * makes a few cases and a ticket through the API, signs in through the real login in Debian's Chromium
+ * (playwright-core, /usr/bin/chromium or CHROMIUM_PATH) and visits each page.
  * Needs the build (`npm run build`, which the npm script runs first).
  */
 const fs = require('node:fs');
@@ -12,16 +13,18 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs', 'dashboard');
 const tk = require(path.join(ROOT, 'libs/testkit/dist'));
-const { FIXTURE_IDS } = require(path.join(ROOT, 'libs/platform-simulator/dist'));
+const { DayClock, driveGuildDay, FIXTURE_IDS } = require(path.join(ROOT, 'libs/platform-simulator/dist'));
 
 async function main() {
   const unavailable = tk.browserUnavailable();
   if (unavailable) throw new Error(`cannot take screenshots: ${unavailable}`);
   fs.mkdirSync(OUT, { recursive: true });
-  const sys = await tk.startSystem({ dashboardAtGateway: true, day: 'play' });
+  const clock = new DayClock();
+  const sys = await tk.startSystem({ dashboardAtGateway: true, day: 'play', platformClock: () => clock.now() });
   const browser = await tk.launchChromium();
   try {
-    await sys.dayPlayer.play();
+    const day = await driveGuildDay(sys.fake, sys.dayStart, clock);
+    clock.release();
     const g = sys.guild;
     const cookie = await sys.login(tk.USERS.owner);
     const call = async (method, p, body) => {
@@ -38,7 +41,6 @@ async function main() {
       const text = await res.text();
       return text ? JSON.parse(text) : undefined;
     };
-    const { day } = sys;
     const gone = new Set([...day.left, day.spammer, day.kicked, day.bannedByModerator, day.bannedByBot]);
     const member = day.joined.find((id) => !gone.has(id));
     await call('POST', `/api/v1/servers/${g}/cases`, {

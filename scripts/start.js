@@ -3,7 +3,10 @@
  * `npm start`: the gateway, all five services and the platform bridge on this machine, the embedded MongoDB persisted
  * under ./data (or MONGO_URL), NATS from NATS_URL or a nats-server found on PATH. With PLATFORM_BOT_TOKEN the bridge
  * connects to the platform's gateway; without it the platform simulator runs (on PORT+1) and the bridge connects to
- * the simulator gateway, which then plays the demo guild's recorded day (ending now) through the bridge.
+ * the simulator gateway; once everything is ready the demo guild's day (ending now) is driven through the simulator
+ * (`guildDayDriver`: members, staff and the bot act through its routes, each action at its time on the simulator's
+ * clock, and the simulator gateway sends the bridge what the platform would). data/stack.json holds the day's start
+ * and, once it was driven, its facts (who did what), for `npm run demo`.
  * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117);
  * DATA_DIR moves ./data. The embedded MongoDB, every service, the gateway and the bridge are supervised: a process that exits unasked
  * (crash, kill -9) is restarted with backoff, printed on `supervisor` lines with the time until it was ready again.
@@ -46,7 +49,8 @@ async function main() {
   const simulate = !process.env.PLATFORM_BOT_TOKEN;
   const lib = simulate ? require(path.join(ROOT, 'libs/platform-simulator/dist')) : null;
   const dayStart = simulate ? lib.recentDayStart() : null;
-  const simulator = simulate ? await startSimulator({ port: Number(port) + 1 }) : null;
+  const clock = simulate ? new lib.DayClock() : null;
+  const simulator = simulate ? await startSimulator({ port: Number(port) + 1, clock }) : null;
   if (simulator) {
     Object.assign(env, {
       PLATFORM_API_URL: simulator.url,
@@ -68,30 +72,20 @@ async function main() {
     dataDir: DATA_DIR,
     env,
   });
-  if (simulator) {
-    // The bridge is READY (startStack waited for it), so its session receives the whole day.
-    const player = lib.playGuildDay(simulator, lib.guildDay(dayStart));
-    await player.play();
-    process.stdout.write(
-      `platform   simulator played the demo guild's day through the bridge: ${player.sent} dispatches\n`,
-    );
-  }
   const url = stack.gatewayUrl;
-  fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
-  fs.writeFileSync(
-    STACK_FILE,
-    JSON.stringify(
-      {
-        gatewayUrl: url,
-        mongoUrl: stack.mongoUrl,
-        natsUrl: stack.natsUrl,
-        namespace: process.env.NATS_NAMESPACE ?? '',
-        ...(simulator && { simulator: { origin: simulator.origin, dayStart: dayStart.toISOString() } }),
-      },
-      null,
-      2,
-    ),
-  );
+  /** Writes data/stack.json; `facts` are the driven day's (null while it is being driven). */
+  const writeStackFile = (facts) => {
+    fs.mkdirSync(path.dirname(STACK_FILE), { recursive: true });
+    const running = {
+      gatewayUrl: url,
+      mongoUrl: stack.mongoUrl,
+      natsUrl: stack.natsUrl,
+      namespace: process.env.NATS_NAMESPACE ?? '',
+      ...(simulator && { simulator: { origin: simulator.origin, dayStart: dayStart.toISOString(), facts } }),
+    };
+    fs.writeFileSync(STACK_FILE, JSON.stringify(running, null, 2));
+  };
+  writeStackFile(null);
   process.stdout.write(
     [
       '',
@@ -101,17 +95,21 @@ async function main() {
       `  API docs: ${url}/api/docs`,
       `  bridge:   ${stack.bridgeUrl} (health), connected to ${simulator ? 'the simulator gateway' : 'the platform gateway (PLATFORM_BOT_TOKEN)'}`,
       simulator
-        ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall", its day played through the bridge (no bot token set; state in memory)`
+        ? `  platform: simulator at ${simulator.origin} with the demo guild "Lantern Hall", its day driven through the bridge (no bot token set; state in memory)`
         : `  platform: ${process.env.PLATFORM_API_URL ?? 'https://discord.com/api'}`,
       simulator
         ? `  sign in:  open ${url}/ and press "Sign in" (the simulator signs you in as the demo guild's owner), or:`
         : '  sign in:  set OAUTH_CLIENT_ID/OAUTH_CLIENT_SECRET/OAUTH_REDIRECT_URI and open /auth/login, or for local use:',
       '            npm run session -- --user <your platform user id>   (prints a service_session cookie)',
-      ...(simulator ? ['  demo:     npm run demo   (a tour of the demo guild with live answers)'] : []),
+      ...(simulator
+        ? ['  demo:     npm run demo   (a tour of the demo guild with live answers, once its day was driven)']
+        : []),
       '',
     ].join('\n'),
   );
+  let stopping = false;
   const shutdown = async () => {
+    stopping = true;
     process.stdout.write('\nstopping...\n');
     await stack.stop();
     await simulator?.close();
@@ -120,6 +118,29 @@ async function main() {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  if (simulator) {
+    try {
+      writeStackFile(await driveDay(lib.guildDayDriver(simulator, dayStart, clock)));
+    } catch (err) {
+      if (!stopping) process.stderr.write(`platform   driving the demo guild's day failed: ${err.stack ?? err}\n`);
+    } finally {
+      clock.release();
+    }
+  }
+}
+
+/**
+ * Drives the demo guild's day with `driver` (the bridge is READY: startStack waited for it, so it receives the
+ * guild's GUILD_CREATE and then every dispatch of the day), printing progress every 500 actions; resolves the day's
+ * facts.
+ */
+async function driveDay(driver) {
+  const started = Date.now();
+  const progress = () => `${driver.sent} of ${driver.total} actions, ${((Date.now() - started) / 1000).toFixed(0)} s`;
+  process.stdout.write("platform   driving the demo guild's day through the simulator...\n");
+  while ((await driver.play(500)) > 0) process.stdout.write(`platform   ${progress()}\n`);
+  process.stdout.write(`platform   the demo guild's day was driven through the bridge: ${progress()}\n`);
+  return driver.facts;
 }
 
 main().catch((err) => {

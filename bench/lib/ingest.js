@@ -8,7 +8,7 @@ const path = require('node:path');
 const { signIdentity } = require('../../libs/shared/dist');
 const { replayFile } = require('../../services/bridge/dist');
 const { FIXTURE_IDS } = require('../../libs/platform-simulator/dist');
-const { messageCreateNdjson } = require('./seed');
+const { fixturePeople, messageCreateNdjson } = require('./seed');
 
 /** Polls `check` every `everyMs` until it resolves truthy; throws after `timeoutMs`. */
 async function until(check, timeoutMs, everyMs = 25) {
@@ -35,7 +35,7 @@ async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false
     marker,
     startMs,
     firstSeq: seq,
-    dayStart: sys.dayStart,
+    people: fixturePeople(sys.fake),
   });
   const file = path.join(dir, 'messages.ndjson');
   writeFileSync(file, text);

@@ -3,7 +3,7 @@
  * services' own document shapes (logs `messages` and `events`, moderation `cases` and `case_counters`), so that
  * 1,000,000 messages take a minute, not an hour of dispatch replay. Content is deterministic (seeded PRNG).
  */
-const { FIXTURE_IDS, guildDay, recentDayStart } = require('../../libs/platform-simulator/dist');
+const { FIXTURE_IDS } = require('../../libs/platform-simulator/dist');
 const { newCaseRow } = require('../../services/moderation/dist/cases/model');
 
 const EPOCH = 1_420_070_400_000n;
@@ -43,15 +43,19 @@ const COMMON = (
 const VOCAB = [...COMMON, ...Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}`)];
 
 /**
- * Members of the fixture guild at the end of the day starting at `dayStart` (give the system's `dayStart`: the fake
- * platform is seeded with that day, newcomers' ids depend on it, and `recentDayStart()` moves every minute):
- * `[{id, name}]`, owner, admin and moderator first.
+ * Members of the fixture guild as the platform simulator `platform` (the system's `sys.fake`) holds them now:
+ * `[{id, name}]` (name: nickname, display name or username), owner, admin and moderator first. The seed functions
+ * below take them as `people`.
  */
-function fixturePeople(dayStart = recentDayStart()) {
-  return [...guildDay(dayStart).end.people.values()].map((p) => ({
-    id: p.member.user.id,
-    name: p.member.nick ?? p.member.user.global_name ?? p.member.user.username,
-  }));
+function fixturePeople(platform) {
+  const staff = [FIXTURE_IDS.owner, FIXTURE_IDS.admin, FIXTURE_IDS.moderator];
+  const rank = (member) => {
+    const i = staff.indexOf(member.user.id);
+    return i === -1 ? staff.length : i;
+  };
+  return [...platform.guild(FIXTURE_IDS.guild).members.values()]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((m) => ({ id: m.user.id, name: m.nick ?? m.user.global_name ?? m.user.username }));
 }
 
 const CHANNELS = [
@@ -73,15 +77,14 @@ function sentence(rand, n) {
 
 /**
  * Inserts `count` messages of `guild` into the logs `messages` collection, spread evenly over the last `days` days
- * (ending one minute ago), 3 % of them deleted. Use another `worker` (BigInt, 0-1023) for each call on the same
+ * (ending one minute ago), 3 % of them deleted, authors drawn from `people` (`fixturePeople`). Use another `worker` (BigInt, 0-1023) for each call on the same
  * guild so that ids never collide. `onProgress(done)` after each batch. Resolves `{firstId, lastId}`.
  */
 async function seedMessages(
   db,
-  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, dayStart, onProgress },
+  { guild, count, days = 6, batch = 10_000, seed = 1, worker = SEED_WORKER, people, onProgress },
 ) {
   const rand = prng(seed);
-  const people = fixturePeople(dayStart);
   const collection = db.collection('messages');
   const end = Date.now() - 60_000;
   const start = end - days * DAY_MS;
@@ -148,11 +151,11 @@ function pickKind(rand) {
 
 /**
  * Inserts `count` journal events of `guild` into the logs `events` collection (spread over the last 30 days),
- * targets and actors drawn from the fixture members plus 2,000 synthetic users. Resolves the fixture people used.
+ * targets and actors drawn from `people` (`fixturePeople`; the first four act as moderators) plus 2,000 synthetic
+ * users. Resolves `people`.
  */
-async function seedJournal(db, { guild, count, seed = 2, dayStart, onProgress }) {
+async function seedJournal(db, { guild, count, seed = 2, people, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 2000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1022n),
     name: `user${i}`,
@@ -207,13 +210,13 @@ const CASE_ACTIONS = ['warn', 'warn', 'warn', 'timeout', 'timeout', 'kick', 'ban
 
 /**
  * Inserts `count` cases of `guild` into the moderation `cases` collection (numbers from..from+count-1, over the last
- * 180 days, targets: the fixture members take 30 % of cases, the rest 1,000 synthetic users) and sets the guild's
+ * 180 days, targets: the fixture members `people` (`fixturePeople`, the first three are the moderators) take 30 % of
+ * cases, the rest 1,000 synthetic users) and sets the guild's
  * case counter to the last number, so cases created afterwards (or by a later call with the next `from`) continue
  * the numbering.
  */
-async function seedCases(db, { guild, count, from = 1, seed = 3, dayStart, onProgress }) {
+async function seedCases(db, { guild, count, from = 1, seed = 3, people, onProgress }) {
   const rand = prng(seed);
-  const people = fixturePeople(dayStart);
   const extra = Array.from({ length: 1000 }, (_, i) => ({
     id: snowflake(Date.now() - 900 * DAY_MS, i, 1020n),
     name: `user${i}`,
@@ -256,20 +259,12 @@ async function seedCases(db, { guild, count, from = 1, seed = 3, dayStart, onPro
 
 /**
  * An NDJSON file body of `count` MESSAGE_CREATE gateway dispatches in the fixture guild, shaped like the recorded
- * fixture's (full message object with `member`), one per millisecond from `startMs` (default: ending now), and
+ * fixture's (full message object with `member`; authors drawn from `people`, see `fixturePeople`), one per millisecond from `startMs` (default: ending now), and
  * sequence numbers from `firstSeq`. The last
  * message contains the word `marker` so it can be searched for. Returns `{text, firstId, lastId}`.
  */
-function messageCreateNdjson({
-  count,
-  marker,
-  startMs = Date.now() - count,
-  firstSeq = 1_000_000,
-  seed = 4,
-  dayStart,
-}) {
+function messageCreateNdjson({ count, marker, startMs = Date.now() - count, firstSeq = 1_000_000, seed = 4, people }) {
   const rand = prng(seed);
-  const people = fixturePeople(dayStart);
   const lines = [];
   let firstId = null;
   let lastId = null;

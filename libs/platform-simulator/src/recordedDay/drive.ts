@@ -72,6 +72,8 @@ export interface DayFacts {
   joined: string[];
   left: string[];
   spammer: string;
+  /** The spammer's messages, all removed by the moderator's bulk delete. */
+  spamMessages: string[];
   timedOut: { user: string; until: string };
   nickname: { user: string; nick: string };
   kicked: string;
@@ -609,6 +611,7 @@ export function guildDayDriver(
         joined,
         left: leavers,
         spammer: spammer.id,
+        spamMessages,
         timedOut: { user: timedOut, until: timeoutUntil },
         nickname: { user: nickChanger, nick },
         kicked,
