@@ -35,7 +35,7 @@ let owner: ApiClient;
 let anonymous: ApiClient;
 let g: string;
 let seq = 0;
-/** The audit-log entries the platform emitted for the fixture guild during the day. */
+/** The audit-log entries the platform emitted for the fixture guild during the day (not after it). */
 const audit: APIAuditLogEntry[] = [];
 /** The ids of the day's purged spam (the platform's MESSAGE_DELETE_BULK). */
 let spamMessages: string[] = [];
@@ -64,12 +64,13 @@ async function signIn(user: string, username: string): Promise<ApiClient> {
 beforeAll(async () => {
   sys = await startSystem({ day: 'play' });
   g = sys.guild;
-  sys.fake.onDispatch((guild, t, d) => {
+  const stopListening = sys.fake.onDispatch((guild, t, d) => {
     if (guild !== g) return;
     if (t === 'GUILD_AUDIT_LOG_ENTRY_CREATE') audit.push(d as APIAuditLogEntry);
     if (t === 'MESSAGE_DELETE_BULK') spamMessages = (d as { ids: string[] }).ids;
   });
   expect(await sys.dayPlayer.play()).toBe(0);
+  stopListening();
   expect(spamMessages).toHaveLength(12);
   anonymous = new ApiClient(sys.gatewayUrl, coverage);
   owner = anonymous.as({ cookie: await sys.login(USERS.owner), origin: DASHBOARD_ORIGIN });
@@ -325,13 +326,18 @@ describe('tickets', () => {
 
     const user = sys.fake.actAsUser(opener());
     const press = await user.useComponent(channels.tickets, panelMessage, `ticket:open:${typeId}`);
-    const answers = sys.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
     const answer = await waitFor(
-      () => answers.find((c) => c.path.startsWith(`/interactions/${press}/`)),
+      () =>
+        sys.fake
+          .callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback')
+          .find((c) => c.path.startsWith(`/interactions/${press}/`)),
       (c) => c !== undefined,
       20_000,
     );
-    expect(answer!.body).toMatchObject({ type: InteractionResponseType.Modal, data: { custom_id: `ticket:form:${typeId}` } });
+    expect(answer!.body).toMatchObject({
+      type: InteractionResponseType.Modal,
+      data: { custom_id: `ticket:form:${typeId}` },
+    });
     await user.submitModal(`ticket:form:${typeId}`, {
       [TICKET_FORM.inputs[0]]: 'I cannot see the event channel',
       [TICKET_FORM.inputs[1]]: 'Since this morning',
@@ -596,10 +602,7 @@ describe('community: forums, posts, packs', () => {
       await owner.put(`${base()}/forums/${channels.suggestions}`, { statuses: [{ ...statuses[0], tag: '123' }] }),
       400,
     );
-    const post = expectStatus(
-      await owner.put(`${base()}/posts/${sys.day.forumPost}/status`, { tag: tags.done }),
-      200,
-    );
+    const post = expectStatus(await owner.put(`${base()}/posts/${sys.day.forumPost}/status`, { tag: tags.done }), 200);
     expect(post.body.tags).toContain(tags.done);
     expect(post.body.tags).not.toContain(tags.planned);
     const thread = sys.fake.guild(g)!.channels.get(sys.day.forumPost) as {
