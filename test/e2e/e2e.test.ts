@@ -168,7 +168,7 @@ describe('logs: settings, search, journal', () => {
     expectStatus(await owner.put(`/api/v1/servers/${g}/logs`, { ...body, messagesChannel: '1' }), 400);
   });
 
-  it('searches the replayed messages by word, channel, deleted flag and cursor', async () => {
+  it("searches the day's messages by word, channel, deleted flag and cursor", async () => {
     const page = expectStatus(
       await owner.get(`/api/v1/servers/${g}/messages?channel=${channels.general}&limit=20`),
       200,

@@ -57,7 +57,7 @@ export interface System {
    * the day was played: at start-up with `day: 'after'`, after `dayPlayer.play()` with `day: 'play'`.
    */
   readonly day: DrivenDayFacts;
-  /** Start of the recorded day (it ends when the system started). */
+  /** Start of the fixture guild's day (it ends when the system started). */
   dayStart: Date;
   /** A second guild whose owner is `outsider`. */
   otherGuild: { id: string; owner: string };

@@ -60,7 +60,7 @@ export interface GuildDayDriver {
   readonly sent: number;
   /**
    * Performs the next `count` actions (default: all that are left); resolves with how many are left. The first call
-   * first seeds the guild as it is at the day's start and waits for the bot's member request (when a bot is connected).
+   * first seeds the guild as it is at the day's start and, when a bot is connected, waits for its member request.
    */
   play(count?: number): Promise<number>;
   /** Who did what; complete once the whole day was played. */
@@ -219,13 +219,13 @@ export function dayStartSeed(world: World, botUserId: string): SeedGuild {
  * Drives the fixture guild's day through the simulator `fake` (started with `clock` as its time source): seeds the
  * guild as it is at `dayStart` (so connected sessions get its GUILD_CREATE), waits until a bot requested its members
  * (REQUEST_GUILD_MEMBERS; rejects after `membersTimeoutMs`; no wait when no bot is connected to the gateway: the day
- * then happens while the bot is away, and a bot connecting later gets the guild as the day left it), then performs the day's timeline in order, each action
- * at its time through the simulator's routes (as the members who do it, via `actAsUser`, or as the bot): chat,
- * edits, deletes, reactions, the announcement, guild/role/channel/emoji changes, role grants by the admin, a
- * webhook, a spammer purged and banned, joins and leaves, a forum post with votes and a tag change, a ticket opened
- * from the panel (the modal is submitted once the bot answered the button with the ticket form, waiting at most 15 s;
- * not when it answered otherwise or is not connected), a timeout, a nickname change,
- * a kick, a ban by the bot and an unban. Every dispatch of the day is one the simulator emits for these actions.
+ * then happens while the bot is away, and a bot connecting later gets the guild as the day left it), then performs
+ * the day's timeline in order, each action at its time through the simulator's routes (as the members who do it, via
+ * `actAsUser`, or as the bot): chat, edits, deletes, reactions, the announcement, guild/role/channel/emoji changes,
+ * role grants by the admin, a webhook, a spammer purged and banned, joins and leaves, a forum post with votes and a
+ * tag change, a ticket opened from the panel (the modal is submitted once the bot answered the button with the ticket
+ * form, waiting at most 15 s; not when it answered otherwise or is not connected), a timeout, a nickname change, a
+ * kick, a ban by the bot and an unban. Every dispatch of the day is one the simulator emits for these actions.
  * Deterministic from `FIXTURE_SEED`: the same simulator options give the same dispatches. Resolves the day's facts.
  */
 export async function driveGuildDay(
