@@ -5,15 +5,13 @@
  * GUILD_CREATE. The journal must then hold the day's nickname change, #general's topic change, the emoji rename and
  * the admin's role grants, each with its actor.
  */
-import { DayClock, type DrivenDayFacts, driveGuildDay, FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 
-const clock = new DayClock();
 let sys: System;
 let api: ApiClient;
-let facts: DrivenDayFacts;
 
 type JournalEvent = { kind: string; target: string; actor: string };
 
@@ -29,9 +27,8 @@ const journal = (kind: string, done: (events: JournalEvent[]) => boolean) =>
   );
 
 beforeAll(async () => {
-  sys = await startSystem({ day: 'play', platformClock: () => clock.now() });
-  facts = await driveGuildDay(sys.fake, sys.dayStart, clock);
-  clock.release();
+  sys = await startSystem({ day: 'play' });
+  expect(await sys.dayPlayer.play()).toBe(0);
   api = new ApiClient(sys.gatewayUrl, new Coverage(), {
     cookie: await sys.login(USERS.owner),
     origin: DASHBOARD_ORIGIN,
@@ -42,6 +39,7 @@ afterAll(async () => {
 });
 
 it("journals the driven day's nickname, topic, emoji rename and role grants with their actors", async () => {
+  const facts = sys.day;
   const has = (target: string, actor: string) => (events: JournalEvent[]) =>
     events.some((e) => e.target === target && e.actor === actor);
 

@@ -4,7 +4,6 @@
  * sending it; started again, it RESUMEs the persisted session (no new IDENTIFY), the platform replays what it missed, and every
  * dispatch of the day is in the PLATFORM stream exactly once and reaches the services.
  */
-import { DayClock, type GuildDayDriver, guildDayDriver } from '@guildhall/platform-simulator';
 import { createLogger, EventBus } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, testNatsUrl, USERS, waitFor } from '@guildhall/testkit';
 import { ApiClient } from '../e2e/support/client';
@@ -12,8 +11,6 @@ import { Coverage } from '../e2e/support/coverage';
 
 let sys: System;
 let bus: EventBus;
-const clock = new DayClock();
-let driver: GuildDayDriver;
 /** Every dispatch the platform emitted for the fixture guild while the day was driven. */
 const emitted: Array<{ t: string; d: unknown }> = [];
 
@@ -35,8 +32,7 @@ async function stored(): Promise<Array<{ t: string; d: unknown }>> {
 const storedCount = async () => (await bus.jsm.streams.info(bus.streamName('PLATFORM'))).state.messages;
 
 beforeAll(async () => {
-  sys = await startSystem({ day: 'play', platformClock: () => clock.now() });
-  driver = guildDayDriver(sys.fake, sys.dayStart, clock);
+  sys = await startSystem({ day: 'play' });
   sys.fake.onDispatch((guildId, t, d) => {
     if (guildId === sys.guild) emitted.push({ t, d });
   });
@@ -53,13 +49,13 @@ afterAll(async () => {
 });
 
 it('resumes after kill -9 in the middle of the day and stores every dispatch of the day exactly once', async () => {
+  const driver = sys.dayPlayer;
   const half = Math.floor(driver.total / 2);
   await driver.play(half);
   await waitFor(storedCount, (n) => n >= half / 2, 20_000);
   await sys.stack.kill('bridge', 'SIGKILL');
   const identifies = sys.fake.gateway.identifies;
   expect(await driver.play()).toBe(0);
-  clock.release();
   await sys.stack.start('bridge');
   expect(sys.fake.gateway.identifies).toBe(identifies);
 

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 it('stores every message of a 100k replay exactly once when logs is killed -9 mid-ingest and restarted', async () => {
   const file = path.join(dir, 'flood.ndjson');
-  const ids = await writeMessageFlood(file, COUNT, sys.dayStart);
+  const ids = await writeMessageFlood(file, COUNT);
   const messages = mongo.db(`e2e${sys.namespace}_logs`).collection<{ _id: string; guild: string }>('messages');
   let killed: Promise<number> | null = null;
   const summary = await replayFile({

@@ -82,8 +82,8 @@ it('loses no event and recovers without restarts when NATS is killed and restart
   const floodAfter = path.join(dir, 'after.ndjson');
   const now = Date.now();
   const ids = [
-    ...(await writeMessageFlood(floodBefore, FLOOD, sys.dayStart, now - 60_000)),
-    ...(await writeMessageFlood(floodAfter, FLOOD, sys.dayStart, now)),
+    ...(await writeMessageFlood(floodBefore, FLOOD, now - 60_000)),
+    ...(await writeMessageFlood(floodAfter, FLOOD, now)),
   ];
   const rounds: Round[] = [];
   for (let i = 0; i < 3; i++) rounds.push(await round(`before ${i}`));

@@ -203,7 +203,6 @@ async function run(worker: number, midway?: () => Promise<void>) {
     count: MESSAGES,
     members: MEMBERS,
     roles: ROLES,
-    dayStart: sys.dayStart,
     worker,
   });
   for (const [key, label] of [...stream.labels]) {

@@ -51,7 +51,7 @@ export interface FakePlatform {
   seedGuild(seed: SeedGuild, options?: { announce?: boolean }): void;
   /**
    * Sends a recorded dispatch of guild `guildId` to the gateway sessions of its shard (filtered by intents) as if the
-   * platform emitted it; the live state is not changed (see `playGuildDay`).
+   * platform emitted it; the live state is not changed.
    */
   dispatch<E extends DispatchName>(guildId: string, t: E, d: DispatchData<E>): void;
   /**

@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  type DayFacts,
+  DayClock,
+  type DrivenDayFacts,
   type FakePlatform,
   FIXTURE_IDS,
-  fixtureSeedGuild,
-  type GuildDayPlayer,
-  guildDay,
-  playGuildDay,
+  type GuildDayDriver,
+  guildDayDriver,
   recentDayStart,
   type SeedUser,
   sampleGuild,
@@ -53,9 +52,12 @@ export interface System {
   gatewayUrl: string;
   namespace: string;
   guild: string;
-  /** Ids of what happened during the recorded day (joins, bans, the forum post, created roles...). */
-  day: DayFacts;
-  /** Start of the recorded day (it ends when the system started). */
+  /**
+   * Ids of what happened during the fixture guild's day (joins, bans, the forum post, created roles...), complete once
+   * the day was played: at start-up with `day: 'after'`, after `dayPlayer.play()` with `day: 'play'`.
+   */
+  readonly day: DrivenDayFacts;
+  /** Start of the fixture guild's day (it ends when the system started). */
   dayStart: Date;
   /** A second guild whose owner is `outsider`. */
   otherGuild: { id: string; owner: string };
@@ -78,30 +80,25 @@ export interface System {
     opts?: { audience?: string; issuer?: string; expiresIn?: string },
   ): Promise<string>;
   /**
-   * With `startSystem({ day: 'play' })`: plays the recorded guild day (ending when the system started, so its
-   * messages are in the 7-day window) through the fake platform's gateway to the bridge: the fixture guild arrives as
-   * GUILD_CREATE, then the day's dispatches; `play(count)` sends part of it (see `playGuildDay`). With the default
-   * `day: 'after'`, `play` rejects.
+   * The fixture guild's day driven through the fake platform (`guildDayDriver`: members, staff and the bot act through
+   * its routes at each action's time on the platform's clock, so the bridge receives what the platform emits for
+   * them), ending when the system started, so its messages are in the 7-day window. With `day: 'play'`, `play(count)`
+   * performs the next part of it through the running system (the first call makes the bot join the guild as it is at
+   * the day's start); the platform's clock is back on the wall clock once the whole day was played. With the default
+   * `day: 'after'` it was played at start-up, before the bridge connected (`play` resolves 0).
    */
-  dayPlayer: GuildDayPlayer;
+  dayPlayer: GuildDayDriver;
   /** The NATS server the system uses. */
   natsUrl: string;
   stop(): Promise<void>;
 }
-
-/** `dayPlayer` of a system started with the fixture guild as it is after the day. */
-const notPlayable: GuildDayPlayer = {
-  total: 0,
-  sent: 0,
-  play: () => Promise.reject(new Error("the day was not played: start the system with startSystem({ day: 'play' })")),
-};
 
 /** Offsets from the base port the system's processes listen on (scripts/stack.js): services, bridge, embedded
  * MongoDB, replicas and the gateway. */
 const SYSTEM_PORT_OFFSETS = [1, 2, 3, 4, 5, 16, 17, 20, 21, 22, 23, 24, 25, 50];
 
 /**
- * Boots the system: the fake platform with the fixture guild (see `day`) and a second guild,
+ * Boots the system: the fake platform with the fixture guild (see the `day` option) and a second guild,
  * the gateway, five services and the bridge as processes (embedded MongoDB in memory, a fresh NATS namespace), OAuth2
  * configured against the fake, staff tokens from a local JWKS, and the three providers' verification keys.
  * `mongoUrl` / `natsUrl` point the system at a MongoDB / NATS server the caller runs (fault tests stop them);
@@ -115,9 +112,10 @@ export async function startSystem(
     mongoUrl?: string;
     natsUrl?: string;
     /**
-     * 'after' (default): the bot is already in the fixture guild, as it is after the recorded day, when the system
-     * starts (no dispatch of the day is sent). 'play': the fixture guild does not exist until `sys.dayPlayer.play()`
-     * plays the day through the bridge.
+     * 'after' (default): the fixture guild's day is driven through the fake platform before the bridge connects (the
+     * bot is away: the platform's state changes, no dispatch reaches the system), so the bridge finds the guild as
+     * the day left it. 'play': the fixture guild does not exist until `sys.dayPlayer.play()` drives the day through
+     * the running system.
      */
     day?: 'after' | 'play';
     /**
@@ -127,22 +125,33 @@ export async function startSystem(
     dashboardAtGateway?: boolean;
     /** Processes per service (e.g. `{ logs: 2 }`); replica k >= 2 is named `<service>-<k>` in `stack.kill/start`. */
     replicas?: Record<string, number>;
-    /**
-     * The fake platform's time source (default the wall clock): a `DayClock` lets a test drive the day through the
-     * platform (`driveGuildDay(sys.fake, sys.dayStart, clock)`, with `day: 'play'` so the guild is not seeded before).
-     */
-    platformClock?: () => Date;
   } = {},
 ): Promise<System> {
-  // Room to replay a whole day to a bridge that was down while it was played (the fault tests).
-  const fake = await startFakePlatform({
-    gateway: { replayBufferSize: 10_000 },
-    ...(opts.platformClock ? { clock: { now: opts.platformClock } } : {}),
-  });
+  // The platform runs on the day's clock while the day is driven, on the wall clock otherwise; room to replay a whole
+  // day to a bridge that was down while it was played (the fault tests).
+  const clock = new DayClock();
+  const fake = await startFakePlatform({ gateway: { replayBufferSize: 10_000 }, clock: { now: () => clock.now() } });
   const dayStart = recentDayStart();
+  const driver = guildDayDriver(fake, dayStart, clock);
+  const dayPlayer: GuildDayDriver = {
+    get total() {
+      return driver.total;
+    },
+    get sent() {
+      return driver.sent;
+    },
+    get facts() {
+      return driver.facts;
+    },
+    async play(count) {
+      const left = await driver.play(count);
+      if (!left) clock.release();
+      return left;
+    },
+  };
+  if (opts.day !== 'play') await dayPlayer.play();
   const other = sampleGuild({ name: 'Elsewhere' });
   fake.seedGuild(other);
-  if (opts.day !== 'play') fake.seedGuild(fixtureSeedGuild(fake.botUserId, 'end', dayStart));
   const guild = FIXTURE_IDS.guild;
   const manage = (id: string, name: string, owner: boolean) => ({ id, name, owner, permissions: owner ? '8' : '0' });
   const seeded = new Map<string, SeedUser>();
@@ -240,7 +249,9 @@ export async function startSystem(
     gatewayUrl,
     namespace,
     guild,
-    day: guildDay(dayStart).facts,
+    get day() {
+      return driver.facts;
+    },
     dayStart,
     otherGuild: { id: other.ids.guild, owner: other.ids.owner },
     fake,
@@ -263,7 +274,7 @@ export async function startSystem(
         },
       ),
     natsUrl,
-    dayPlayer: opts.day === 'play' ? playGuildDay(fake, guildDay(dayStart)) : notPlayable,
+    dayPlayer,
     async stop() {
       await stack.stop();
       await Promise.all([fake.close(), staff.close(), google.close()]);

@@ -5,7 +5,7 @@ import { type Answer, ApiClient } from './client';
 import type { Coverage } from './coverage';
 import type { RealIds } from './securityCases';
 
-/** A fixture member with no role at all (opened a ticket during the recorded day). */
+/** A fixture member with no role at all (presses the ticket panel button during the day: `sys.day.ticketOpener`). */
 export const PLAIN_MEMBER = '1084183422655660086';
 /** The one cap the moderator's role gets, so the moderator is a staff member lacking every other cap. */
 export const MODERATOR_CAP = 'structure.read';
@@ -71,10 +71,10 @@ export function otherGuildIds(sys: System): OtherIds {
 }
 
 /**
- * Replays the fixture day, signs everyone in, and creates through the API the records whose ids the matrix needs:
- * the moderator's role gets only `MODERATOR_CAP`, a warn case about `PLAIN_MEMBER`, a ticket type, the panel and a
- * ticket, the member's appeal, a pack, a promo batch (staff); then waits until every service consumed it all. Returns
- * the callers and the ids.
+ * Drives the fixture guild's day through the system, signs everyone in, and creates through the API the records whose
+ * ids the matrix needs: the moderator's role gets only `MODERATOR_CAP`, a warn case about `PLAIN_MEMBER`, a ticket
+ * type, the panel and a ticket, the member's appeal, a pack, a promo batch (staff); then waits until every service
+ * consumed it all. Returns the callers and the ids.
  */
 export async function prepareSecurityWorld(sys: System, coverage: Coverage): Promise<SecurityWorld> {
   sys.fake.seedUser({
@@ -148,7 +148,7 @@ export async function prepareSecurityWorld(sys: System, coverage: Coverage): Pro
     (r) => r.status === 200 && r.body.events.length === 1,
     30_000,
   );
-  // Every service has consumed the replayed day and the setup's events (the snapshots compare a quiet system).
+  // Every service has consumed the day and the setup's events (the snapshots compare a quiet system).
   await waitFor(
     () => quietBusState(sys.namespace, sys.natsUrl),
     (state) => state !== null,

@@ -1,18 +1,23 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { guildDayDispatches } from '@guildhall/platform-simulator';
+import { createWriteStream, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import {
   GatewayDispatchEvents,
+  type GatewayDispatchPayload,
   type GatewayMessageCreateDispatch,
   type GatewayMessageCreateDispatchData,
   GatewayOpcodes,
 } from 'discord-api-types/v10';
 
+/** The recorded day: what a bot received while the fixture guild's day was driven through the simulator. */
+const RECORDED_DAY = path.join(__dirname, '../../../fixtures/guild-day.ndjson');
+
 const DISCORD_EPOCH_MS = 1420070400000n;
 
 /**
  * A snowflake created at `ms` (Unix ms) with the 12-bit `increment`, in the platform's layout. Worker id `worker`
- * (default 3; the fixture day uses 1), so streams written with different workers never share an id.
+ * (default 3; the simulator's ids use 1), so streams written with different workers never share an id.
  */
 export function snowflakeAt(ms: number, increment: number, worker = 3): string {
   return (((BigInt(ms) - DISCORD_EPOCH_MS) << 22n) | (BigInt(worker) << 17n) | BigInt(increment & 0xfff)).toString();
@@ -24,28 +29,28 @@ export function platformTime(ms: number): string {
 }
 
 /**
- * The fixture day's MESSAGE_CREATE payloads (every kind the day has: plain, replies, mentions, attachments, bots,
- * webhooks, threads), used as templates for generated traffic.
+ * The recorded day's MESSAGE_CREATE payloads (`fixtures/guild-day.ndjson`) in the fixture guild's channels that every
+ * driven day has (every kind the day has: plain, replies, mentions, attachments, bots, webhooks, the older forum
+ * post), used as templates for generated traffic.
  */
-function messageTemplates(dayStart: Date): GatewayMessageCreateDispatchData[] {
-  return guildDayDispatches(dayStart)
-    .filter((p): p is GatewayMessageCreateDispatch => p.t === 'MESSAGE_CREATE')
+function messageTemplates(): GatewayMessageCreateDispatchData[] {
+  const channels = new Set<string>([...Object.values(FIXTURE_IDS.channels), FIXTURE_IDS.olderPost]);
+  return readFileSync(RECORDED_DAY, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as GatewayDispatchPayload)
+    .filter((p): p is GatewayMessageCreateDispatch => p.t === 'MESSAGE_CREATE' && channels.has(p.d.channel_id))
     .map((p) => p.d);
 }
 
 /**
  * Writes `count` MESSAGE_CREATE gateway payloads `{t, s, op: GatewayOpcodes.Dispatch, d}` for the fixture guild to `file` (NDJSON), each
- * a fixture-day message (same channel, author, member, content, mentions, attachments) with a new unique id and
+ * a recorded-day message (same channel, author, member, content, mentions, attachments) with a new unique id and
  * timestamp: one message per millisecond ending `endMs`, so all are within the logs' 7-day window. Sequence numbers
  * continue from 2. Returns the ids written, in order.
  */
-export async function writeMessageFlood(
-  file: string,
-  count: number,
-  dayStart: Date,
-  endMs = Date.now(),
-): Promise<string[]> {
-  const templates = messageTemplates(dayStart);
+export async function writeMessageFlood(file: string, count: number, endMs = Date.now()): Promise<string[]> {
+  const templates = messageTemplates();
   const out = createWriteStream(file);
   const ids: string[] = [];
   const startMs = endMs - count;
@@ -68,9 +73,9 @@ export async function writeMessageFlood(
 
 /** What `writeReplicaStream` wrote, to check what the services stored from it. */
 export interface ReplicaStream {
-  /** The channel of every message (the fixture day's). */
+  /** The channel of every message (the recorded day's). */
   channel: string;
-  /** The author of every message (a fixture-day member, not a bot). */
+  /** The author of every message (a recorded-day member, not a bot). */
   author: string;
   messages: Array<{ id: string; first: string; edited: string; at: string }>;
   members: string[];
@@ -84,7 +89,7 @@ export interface ReplicaStream {
 
 /**
  * Writes to `file` (NDJSON gateway payloads for `guild`, ids made with snowflake worker `worker`): `members`
- * GUILD_MEMBER_ADDs without roles and `roles` GUILD_ROLE_CREATEs; then `count` messages each created (a fixture-day
+ * GUILD_MEMBER_ADDs without roles and `roles` GUILD_ROLE_CREATEs; then `count` messages each created (a recorded-day
  * message with new id and text) and edited at once (MESSAGE_UPDATE with the full message, as the platform sends it);
  * spread over them, each member getting `role` added then removed at once (two GUILD_MEMBER_UPDATEs) and each created
  * role renamed twice at once (two GUILD_ROLE_UPDATEs); last a GUILD_BAN_REMOVE of each member. Handled out of order,
@@ -93,10 +98,10 @@ export interface ReplicaStream {
  */
 export async function writeReplicaStream(
   file: string,
-  opts: { guild: string; count: number; members: number; roles: number; dayStart: Date; worker: number },
+  opts: { guild: string; count: number; members: number; roles: number; worker: number },
 ): Promise<ReplicaStream> {
   const { guild, count, worker } = opts;
-  const template = messageTemplates(opts.dayStart).find((m) => !m.message_reference && !m.author.bot && !m.webhook_id)!;
+  const template = messageTemplates().find((m) => !m.message_reference && !m.author.bot && !m.webhook_id)!;
   const out = createWriteStream(file);
   const labels = new Map<string, string>();
   let s = 2;

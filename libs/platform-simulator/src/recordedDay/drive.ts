@@ -4,12 +4,12 @@ import {
   ChannelType,
   ComponentType,
   EmbedType,
+  InteractionResponseType,
   MessageFlags,
   type RESTPostAPIChannelMessageJSONBody,
   ThreadAutoArchiveDuration,
 } from 'discord-api-types/v10';
 import { PNG } from '../cdn';
-import { DiscordError } from '../errors';
 import type { FakePlatform } from '../platform';
 import type { SeedGuild } from '../types';
 import type { UserFile } from '../userActions';
@@ -60,7 +60,7 @@ export interface GuildDayDriver {
   readonly sent: number;
   /**
    * Performs the next `count` actions (default: all that are left); resolves with how many are left. The first call
-   * first seeds the guild as it is at the day's start and waits for the bot's member request.
+   * first seeds the guild as it is at the day's start and, when a bot is connected, waits for its member request.
    */
   play(count?: number): Promise<number>;
   /** Who did what; complete once the whole day was played. */
@@ -115,7 +115,7 @@ const STAFF = [IDS.owner, IDS.admin, IDS.moderator];
 const GENERAL_TOPIC = 'Say hi! Keep it friendly; see #rules.';
 
 /** A time of the day drawn by `DAY_SHAPE.hourWeights` (busier evenings), `at(h, m, s, ms)` giving the date. */
-export function randomDayTime(rng: Random, at: (h: number, m: number, s: number, ms: number) => Date): Date {
+function randomDayTime(rng: Random, at: (h: number, m: number, s: number, ms: number) => Date): Date {
   const hour = rng.weighted(
     DAY_SHAPE.hourWeights.map((w, h) => ({ w, h })),
     (x) => x.w,
@@ -123,34 +123,18 @@ export function randomDayTime(rng: Random, at: (h: number, m: number, s: number,
   return at(hour, rng.int(0, 59), rng.int(0, 59), rng.int(0, 999));
 }
 
-/**
- * Retries `attempt` (every 20 ms) while it rejects with a `DiscordError`; resolves its result, or null when it still
- * fails after `ms` (other errors are rethrown).
- */
-async function retryUntil<T>(attempt: () => Promise<T>, ms: number): Promise<T | null> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof DiscordError)) throw err;
-      if (Date.now() > deadline) return null;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
-/** Resolves once `condition` holds (polling every 20 ms); rejects with `what` after `ms`. */
-async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
+/** Resolves true once `condition` holds (polling every 20 ms), false when it still does not after `ms`. */
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(what);
+    if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  return true;
 }
 
 /** The ticket panel the bot posted in #tickets before the day: an embed and an "Open a ticket" button. */
-export function ticketPanel(): Partial<APIMessage> & { id: string } {
+function ticketPanel(): Partial<APIMessage> & { id: string } {
   return {
     id: IDS.panelMessage,
     timestamp: '2025-02-20T16:00:00.000000+00:00',
@@ -236,12 +220,14 @@ export function dayStartSeed(world: World, botUserId: string): SeedGuild {
 /**
  * Drives the fixture guild's day through the simulator `fake` (started with `clock` as its time source): seeds the
  * guild as it is at `dayStart` (so connected sessions get its GUILD_CREATE), waits until a bot requested its members
- * (REQUEST_GUILD_MEMBERS; rejects after `membersTimeoutMs`), then performs the day's timeline in order, each action
- * at its time through the simulator's routes (as the members who do it, via `actAsUser`, or as the bot): chat,
- * edits, deletes, reactions, the announcement, guild/role/channel/emoji changes, role grants by the admin, a
- * webhook, a spammer purged and banned, joins and leaves, a forum post with votes and a tag change, a ticket opened
- * from the panel (the modal submit waits until the bot showed the ticket form modal, at most 15 s; none without it), a timeout, a nickname change,
- * a kick, a ban by the bot and an unban. Every dispatch of the day is one the simulator emits for these actions.
+ * (REQUEST_GUILD_MEMBERS; rejects after `membersTimeoutMs`; no wait when no bot is connected to the gateway: the day
+ * then happens while the bot is away, and a bot connecting later gets the guild as the day left it), then performs
+ * the day's timeline in order, each action at its time through the simulator's routes (as the members who do it, via
+ * `actAsUser`, or as the bot): chat, edits, deletes, reactions, the announcement, guild/role/channel/emoji changes,
+ * role grants by the admin, a webhook, a spammer purged and banned, joins and leaves, a forum post with votes and a
+ * tag change, a ticket opened from the panel (the modal is submitted once the bot answered the button with the ticket
+ * form, waiting at most 15 s; not when it answered otherwise or is not connected), a timeout, a nickname change, a
+ * kick, a ban by the bot and an unban. Every dispatch of the day is one the simulator emits for these actions.
  * Deterministic from `FIXTURE_SEED`: the same simulator options give the same dispatches. Resolves the day's facts.
  */
 export async function driveGuildDay(
@@ -309,11 +295,9 @@ export function guildDayDriver(
     clock.set(dayStart);
     const requests = fake.gateway.memberRequests;
     fake.seedGuild(dayStartSeed(world, fake.botUserId));
-    await until(
-      () => fake.gateway.memberRequests > requests,
-      membersTimeoutMs,
-      'the bot did not request the joined guild’s members',
-    );
+    if (!fake.gateway.connectedSessions) return;
+    if (!(await until(() => fake.gateway.memberRequests > requests, membersTimeoutMs)))
+      throw new Error('the bot did not request the joined guild’s members');
   };
 
   /* Regular chat, spread over the day with more in the evening (UTC). */
@@ -531,23 +515,31 @@ export function guildDayDriver(
   );
 
   /*
-   * A member opens a ticket from the panel: the button, then (once the bot showed the form) the modal submit. A bot
-   * that shows no form within 15 s (e.g. no ticket type with the panel's id) gets no submit: the member cannot send one.
+   * A member opens a ticket from the panel: the button, then the modal submit once the bot answered the button with
+   * the ticket form. A bot that answers otherwise (e.g. no ticket type with the panel's id), not within 15 s, or is not
+   * connected to the gateway shows no form: the member cannot submit one.
    */
-  schedule(at(15, 12, 3), () =>
-    as(ticketOpener).useComponent(IDS.channels.tickets, IDS.panelMessage, `ticket:open:${TICKET_TYPE_ID}`),
-  );
-  schedule(at(15, 13, 41), () =>
-    retryUntil(
-      () =>
-        as(ticketOpener).submitModal(TICKET_FORM.customId, {
-          [TICKET_FORM.inputs[0]]: 'I cannot see the event channel',
-          [TICKET_FORM.inputs[1]]:
-            'Since this morning the #event-planning channel is missing for me, but my friend can see it. I have the Members role.',
-        }),
-      15_000,
-    ),
-  );
+  let buttonPress = '';
+  const callbackTo = (interaction: string) =>
+    fake
+      .callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback')
+      .find((c) => c.path.startsWith(`/interactions/${interaction}/`) && c.status < 300);
+  schedule(at(15, 12, 3), async () => {
+    buttonPress = await as(ticketOpener).useComponent(
+      IDS.channels.tickets,
+      IDS.panelMessage,
+      `ticket:open:${TICKET_TYPE_ID}`,
+    );
+  });
+  schedule(at(15, 13, 41), async () => {
+    if (!fake.gateway.connectedSessions || !(await until(() => !!callbackTo(buttonPress), 15_000))) return;
+    if ((callbackTo(buttonPress)!.body as { type?: number }).type !== InteractionResponseType.Modal) return;
+    await as(ticketOpener).submitModal(TICKET_FORM.customId, {
+      [TICKET_FORM.inputs[0]]: 'I cannot see the event channel',
+      [TICKET_FORM.inputs[1]]:
+        'Since this morning the #event-planning channel is missing for me, but my friend can see it. I have the Members role.',
+    });
+  });
 
   /* A member gets heated: the moderator removes one message, then times them out for an hour. */
   const rude = ['this is the worst server ever', 'mods are clueless lol', 'whatever, nobody asked you'];

@@ -80,7 +80,7 @@ export function makeUser(id: string, name: string, rng: Random, bot = false): AP
 }
 
 /** A complete guild member joined at `joinedAt`. */
-export function makeMember(user: APIUser, roles: string[], joinedAt: Date, nick: string | null = null): APIGuildMember {
+function makeMember(user: APIUser, roles: string[], joinedAt: Date, nick: string | null = null): APIGuildMember {
   return {
     user,
     roles,
@@ -95,12 +95,6 @@ export function makeMember(user: APIUser, roles: string[], joinedAt: Date, nick:
     flags: 0 as GuildMemberFlags,
     communication_disabled_until: null,
   };
-}
-
-/** The member fields a MESSAGE_CREATE carries (`member` without `user`). */
-export function memberNoUser(member: APIGuildMember): APIGuildMemberNoUser {
-  const { user: _user, ...rest } = member;
-  return { ...rest, joined_at: member.joined_at ?? DAY_START.toISOString() };
 }
 
 const staffOnly = (): APIOverwrite[] => [
@@ -204,11 +198,6 @@ function voice(): GuildChannel {
     flags: 0 as ChannelFlags,
   };
   return channel;
-}
-
-/** An ISO timestamp with Discord's microsecond precision (`2025-03-14T10:00:00.123000+00:00`). */
-export function discordTime(at: Date): string {
-  return at.toISOString().replace('Z', '000+00:00');
 }
 
 /**
