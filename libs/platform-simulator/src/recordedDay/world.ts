@@ -3,7 +3,6 @@ import {
   type APIGuildCategoryChannel,
   type APIGuildForumChannel,
   type APIGuildMember,
-  type APIGuildMemberNoUser,
   type APIGuildVoiceChannel,
   type APIMessage,
   type APINewsChannel,
@@ -24,7 +23,7 @@ import {
   VideoQualityMode,
 } from 'discord-api-types/v10';
 import { fullRole } from '../seed';
-import { DAY_START, IDS } from './cast';
+import { IDS } from './cast';
 import type { Random } from './random';
 import type { SnowflakeClock } from './snowflakes';
 import { NAMES } from './text';
