@@ -60,12 +60,14 @@ function dyingContext(crash: { at: number; after: boolean } | null) {
     },
   });
   const outbox = { emit: (...args: unknown[]) => step(() => (live.outbox.emit as Function)(...args)) };
-  for (const model of [TicketModel, OpenLockModel]) {
+  for (const model of [TicketModel, OpenLockModel] as unknown as Array<{
+    deleteOne: (...args: unknown[]) => unknown;
+  }>) {
     const deleteOne = model.deleteOne.bind(model);
-    jest.spyOn(model, 'deleteOne').mockImplementation(((...args: Parameters<typeof deleteOne>) => {
+    jest.spyOn(model, 'deleteOne').mockImplementation((...args: unknown[]) => {
       if (dead) throw new Error('process died');
       return deleteOne(...args);
-    }) as never);
+    });
   }
   return { ctx: { ...live, platform, outbox } as TicketsContext, calls: () => count };
 }
