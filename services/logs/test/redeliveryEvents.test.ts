@@ -8,6 +8,8 @@ import {
 } from '@guildhall/shared';
 import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose from 'mongoose';
+import { watchAuditEntry } from '../src/antinuke/detect';
+import { AntinukeIncidentModel, AntinukeSettingsModel } from '../src/antinuke/model';
 import { type EventRow, JournalEventModel } from '../src/journal/model';
 import { Journal, type NewEvent } from '../src/journal/recordEvent';
 import { ActorSourceModel } from '../src/journal/sources';
@@ -141,5 +143,102 @@ describe('a new case redelivered after a crash', () => {
         data: { caseNumber: 7, logChannel: '900000000000000002', logMessage: '900000000000000001' },
       },
     ]);
+  });
+});
+
+describe('an audit entry that set off an anti-nuke response, redelivered after the process died half-way', () => {
+  const NUKER = '169378578432131092';
+  const NUKER_ROLE = '169378578432131093';
+  const PLAIN_ROLE = '169378578432131094';
+  const BOT_ROLE = '169378578432131095';
+  const BOT = '169378578432131096';
+
+  /** A platform where the nuker holds a role with Manage Channels below the bot's; counts member edits. */
+  function platform() {
+    let roles = [NUKER_ROLE, PLAIN_ROLE];
+    const edits: string[][] = [];
+    const api = {
+      guilds: {
+        get: async () => ({
+          owner_id: '169378578432131097',
+          roles: [
+            { id: NUKER_ROLE, permissions: String(1n << 4n), position: 2, managed: false },
+            { id: PLAIN_ROLE, permissions: '0', position: 1, managed: false },
+            { id: BOT_ROLE, permissions: '8', position: 10, managed: false },
+          ],
+        }),
+        getMember: async (_guild: string, user: string) =>
+          user === BOT ? { roles: [BOT_ROLE] } : { roles: [...roles], user: { id: user } },
+        editMember: async (_guild: string, _user: string, body: { roles: string[] }) => {
+          roles = body.roles;
+          edits.push(body.roles);
+        },
+      },
+    } as unknown as PlatformApi;
+    return { api, edits, roles: () => roles };
+  }
+
+  const entry = (guild: string) => ({
+    id: newSnowflake(),
+    guild_id: guild,
+    user_id: NUKER,
+    target_id: newSnowflake(),
+    action_type: 12,
+  });
+
+  async function nukedGuild() {
+    const guild = newSnowflake();
+    await AntinukeSettingsModel.create({
+      _id: guild,
+      enabled: true,
+      limits: { channelDelete: { count: 3, seconds: 60 } },
+      exemptRoles: [],
+      exemptUsers: [],
+      response: 'strip_roles',
+      timeoutMinutes: 60,
+      updatedAt: new Date(),
+    });
+    return { guild, entries: [entry(guild), entry(guild), entry(guild)] };
+  }
+
+  const response = async (guild: string) => {
+    const row = await JournalEventModel.findOne({ guild, kind: 'antinuke_response' }).lean<EventRow>();
+    const { response, rolesRemoved, rolesKept, failure } = row?.data ?? {};
+    return { response, rolesRemoved, rolesKept, failure };
+  };
+
+  it('journals the roles the first attempt removed, once its claim lapsed', async () => {
+    const clean = await nukedGuild();
+    const once = platform();
+    for (const e of clean.entries) await watchAuditEntry({ platform: once.api, journal, botUserId: BOT }, e as never);
+    const expected = await response(clean.guild);
+    expect(expected).toEqual({ response: 'strip_roles', rolesRemoved: [NUKER_ROLE], rolesKept: [], failure: null });
+
+    const { guild, entries } = await nukedGuild();
+    const crashed = platform();
+    const deps = { platform: crashed.api, journal, botUserId: BOT };
+    for (const e of entries.slice(0, 2)) await watchAuditEntry(deps, e as never);
+    // killed after the member edit, before the journal event: nothing after runs (the claim is not released)
+    let dead = false;
+    const dying = {
+      record: async () => {
+        dead = true;
+        throw new Error('process died');
+      },
+    } as unknown as Journal;
+    const findOneAndUpdate = AntinukeIncidentModel.findOneAndUpdate.bind(AntinukeIncidentModel);
+    jest.spyOn(AntinukeIncidentModel, 'findOneAndUpdate').mockImplementation(((...args: never[]) => {
+      if (dead) throw new Error('process died');
+      return (findOneAndUpdate as (...a: never[]) => unknown)(...args);
+    }) as never);
+    await expect(watchAuditEntry({ ...deps, journal: dying }, entries[2] as never)).rejects.toThrow('process died');
+    jest.restoreAllMocks();
+    expect(crashed.roles()).toEqual([PLAIN_ROLE]);
+    // redelivered while the dead responder's claim holds: retried later, not dropped
+    await expect(watchAuditEntry(deps, entries[2] as never)).rejects.toThrow('not finished');
+    await AntinukeIncidentModel.updateOne({ guild }, { $set: { 'lease.until': new Date(0) } });
+    await watchAuditEntry(deps, entries[2] as never);
+    expect(await response(guild)).toEqual(expected);
+    expect(crashed.roles()).toEqual([PLAIN_ROLE]);
   });
 });
