@@ -7,9 +7,9 @@ import { type Harness, startHarness } from './harness';
 /**
  * A panel button press redelivered after the process died half-way through opening its ticket ends as one
  * uninterrupted delivery does: one thread, one welcome (edited to name staff), one stored ticket holding the
- * one-open slot, one `ticket.opened`, the member told its number. The crash: at the n-th platform call or emit
- * (before or after the platform carries it out), after which every platform call, emit and undo write fails, as
- * nothing runs in a killed process.
+ * one-open slot, one `ticket.opened`, the member told its number; a Claim or Close button likewise (one notice,
+ * one event, one transcript). The crash: at the n-th platform call or emit (before or after the platform carries it
+ * out), after which every platform call, emit and undo write fails, as nothing runs in a killed process.
  */
 let h: Harness;
 let typeId: string;
@@ -30,6 +30,7 @@ afterEach(() => jest.restoreAllMocks());
 
 /** The service's context with its platform calls and emits counted, dying at call `at` (`after` it is carried out). */
 function dyingContext(crash: { at: number; after: boolean } | null) {
+  jest.restoreAllMocks();
   const live = h.service.ctx as TicketsContext;
   let count = 0;
   let dead = false;
@@ -60,14 +61,16 @@ function dyingContext(crash: { at: number; after: boolean } | null) {
     },
   });
   const outbox = { emit: (...args: unknown[]) => step(() => (live.outbox.emit as Function)(...args)) };
-  for (const model of [TicketModel, OpenLockModel] as unknown as Array<{
-    deleteOne: (...args: unknown[]) => unknown;
-  }>) {
-    const deleteOne = model.deleteOne.bind(model);
-    jest.spyOn(model, 'deleteOne').mockImplementation((...args: unknown[]) => {
-      if (dead) throw new Error('process died');
-      return deleteOne(...args);
-    });
+  // the undo writes after a refusal (a killed process makes none)
+  type Writes = Record<'deleteOne' | 'updateOne', (...args: unknown[]) => unknown>;
+  for (const model of [TicketModel, OpenLockModel] as unknown as Writes[]) {
+    for (const method of ['deleteOne', 'updateOne'] as const) {
+      const write = model[method].bind(model);
+      jest.spyOn(model, method).mockImplementation((...args: unknown[]) => {
+        if (dead) throw new Error('process died');
+        return write(...args);
+      });
+    }
   }
   return { ctx: { ...live, platform, outbox } as TicketsContext, calls: () => count };
 }
@@ -134,4 +137,72 @@ it('a panel press redelivered after a crash at any step opens one ticket, as one
       expect({ at, after, result }).toEqual({ at, after, result: clean.result });
     }
   }
+});
+
+describe('a Claim or Close button redelivered after a crash at any step', () => {
+  let buttonType: string;
+  beforeAll(async () => {
+    const type = await h.call('POST', `${base()}/types`, {
+      body: { name: 'Desk', oneOpen: false, staffRoles: [h.seed.ids.supportRole] },
+    });
+    buttonType = type.body.id;
+    const transcripts = { channel: h.seed.ids.modLog, dmOpener: false };
+    expect((await h.call('PUT', `${base()}/transcripts`, { body: transcripts })).status).toBe(200);
+  });
+
+  /** Opens a ticket, then presses `action` on it as staff, crashed at `crash` first when given; what it left. */
+  async function pressOn(action: 'claim' | 'close', crash: { at: number; after: boolean } | null) {
+    const opened = await h.call('POST', base(), { body: { type: buttonType, opener: h.seed.ids.member } });
+    expect(opened.status).toBe(201);
+    const ticket = opened.body as { number: number; thread: string };
+    const interaction = h.interaction(h.seed.ids.support, `ticket:${action}`, { channel: ticket.thread });
+    if (crash) {
+      await expect(handleInteraction(dyingContext(crash).ctx, interaction)).rejects.toThrow('process died');
+      jest.restoreAllMocks();
+    }
+    const counted = dyingContext(null);
+    await handleInteraction(counted.ctx, interaction);
+    const row = await TicketModel.findOne({ guild: h.seed.id, number: ticket.number }).lean<TicketRow>();
+    const type = `ticket.${action === 'claim' ? 'claimed' : 'closed'}`;
+    const events = await waitFor(() =>
+      h.events.filter((e) => e.type === type && (e.data as { number: number }).number === ticket.number),
+    );
+    const messages = h.fake.guild(h.seed.id)?.messages ?? new Map();
+    const notices = (messages.get(ticket.thread) ?? []).filter((m: { content: string }) =>
+      /claimed this ticket|Ticket closed/.test(m.content),
+    );
+    const transcripts = (messages.get(h.seed.ids.modLog) ?? []).filter((m: { content: string }) =>
+      m.content.includes(`Transcript of ticket #${ticket.number} `),
+    );
+    const thread = h.fake.guild(h.seed.id)?.channels.get(ticket.thread) as {
+      thread_metadata?: { locked?: boolean; archived?: boolean };
+    };
+    const answers = h.fake
+      .callsTo('PATCH', '/webhooks/{webhook_id}/{webhook_token}/messages/@original')
+      .filter((c) => c.path.includes(interaction.token))
+      .map((c) => (c.body as { content: string }).content);
+    return {
+      result: {
+        status: row?.status,
+        by: row?.claimedBy ?? row?.closedBy,
+        events: events.length,
+        notices: notices.length,
+        transcripts: transcripts.length,
+        locked: thread.thread_metadata?.locked ?? false,
+        answer: answers.at(-1),
+      },
+      calls: counted.calls(),
+    };
+  }
+
+  it.each(['claim', 'close'] as const)('%s: ends as one delivery does', async (action) => {
+    const clean = await pressOn(action, null);
+    expect(clean.result).toMatchObject({ status: action === 'claim' ? 'claimed' : 'closed', events: 1, notices: 1 });
+    for (let at = 1; at <= clean.calls; at++) {
+      for (const after of [false, true]) {
+        const { result } = await pressOn(action, { at, after });
+        expect({ at, after, result }).toEqual({ at, after, result: clean.result });
+      }
+    }
+  });
 });

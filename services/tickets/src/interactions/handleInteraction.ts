@@ -53,7 +53,7 @@ export async function handleInteraction(ctx: TicketsContext, interaction: APIInt
   try {
     if (parsed.kind === 'open') await onOpenButton(ctx, guildInteraction, parsed.typeId, resumed);
     else if (parsed.kind === 'form') await onForm(ctx, guildInteraction, parsed.typeId, resumed);
-    else await onTicketButton(ctx, guildInteraction, parsed.kind);
+    else await onTicketButton(ctx, guildInteraction, parsed.kind, resumed);
   } catch (err) {
     if (!(err instanceof HttpProblem || platformFailure(err).status > 0)) throw err;
     ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
@@ -98,9 +98,8 @@ async function onForm(
 }
 
 /**
- * Acknowledges (deferred, ephemeral), opens the ticket (keyed by the interaction: a resumed run finishes the same
- * ticket) and edits the answer to name it, or the refusal. A resumed run goes on when the platform refuses the
- * acknowledgement (the first run made it, or it is too late for one).
+ * Acknowledges (`acknowledge`), opens the ticket (keyed by the interaction: a resumed run finishes the same ticket)
+ * and edits the answer to name it, or the refusal.
  */
 async function openAndReport(
   ctx: TicketsContext,
@@ -110,9 +109,7 @@ async function openAndReport(
   answers: string[],
   resumed: boolean,
 ): Promise<void> {
-  await deferEphemeral(ctx, interaction).catch((err) => {
-    if (!resumed || platformFailure(err).status === 0) throw err;
-  });
+  await acknowledge(ctx, interaction, resumed);
   try {
     const ticket = await openTicket(ctx, interaction.guild_id, typeId, opener, answers, interaction.id);
     await editReply(ctx, interaction, `Your ticket #${ticket.number} is open: <#${ticket.thread}>`);
@@ -122,11 +119,15 @@ async function openAndReport(
   }
 }
 
-/** Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message. */
+/**
+ * Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message, keyed by the
+ * interaction (a resumed run finishes the same claim or close).
+ */
 async function onTicketButton(
   ctx: TicketsContext,
   interaction: APIGuildInteraction,
   action: 'claim' | 'close',
+  resumed: boolean,
 ): Promise<void> {
   const ticket = await TicketModel.findOne({
     thread: interaction.channel_id ?? interaction.channel?.id ?? '',
@@ -137,15 +138,25 @@ async function onTicketButton(
   if (!staff && !(action === 'close' && actor.id === ticket.opener)) {
     return replyEphemeral(ctx, interaction, `Only staff can ${action} this ticket.`);
   }
-  await deferEphemeral(ctx, interaction);
+  await acknowledge(ctx, interaction, resumed);
   try {
-    if (action === 'claim') await claimTicket(ctx, ticket._id, actor);
-    else await closeTicket(ctx, { _id: ticket._id }, actor, null);
+    if (action === 'claim') await claimTicket(ctx, ticket._id, actor, interaction.id);
+    else await closeTicket(ctx, { _id: ticket._id }, actor, null, interaction.id);
     await editReply(ctx, interaction, action === 'claim' ? 'You claimed this ticket.' : 'Ticket closed.');
   } catch (err) {
     if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
     throw err;
   }
+}
+
+/**
+ * Acknowledges an interaction (deferred, ephemeral). A resumed run goes on when the platform refuses it (the first
+ * run acknowledged it, or it is too late for one).
+ */
+async function acknowledge(ctx: TicketsContext, interaction: APIGuildInteraction, resumed: boolean): Promise<void> {
+  await deferEphemeral(ctx, interaction).catch((err) => {
+    if (!resumed || platformFailure(err).status === 0) throw err;
+  });
 }
 
 /** Staff of a ticket: holds one of its type's staff roles, or Administrator / Manage Server / Manage Threads. */

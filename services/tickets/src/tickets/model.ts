@@ -45,6 +45,11 @@ export interface TicketRow {
   reminder: { nonce: string; since: Date; until: Date } | null;
   /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
   holdsLock: boolean;
+  /**
+   * The last state change made with an idempotency key (a button's interaction id) and its time, so the same
+   * interaction redelivered after a crash finishes that change instead of being refused (see `claimTicket`).
+   */
+  transition?: { key: string; at: Date } | null;
 }
 
 const reminderSchema = new Schema<NonNullable<TicketRow['reminder']>>(
@@ -79,6 +84,7 @@ const ticketSchema = new Schema<TicketRow>(
     remindedAt: { type: Date, default: null },
     reminder: { type: reminderSchema, default: null },
     holdsLock: { type: Boolean, default: false },
+    transition: { type: Schema.Types.Mixed, default: null },
   },
   { versionKey: false, collection: 'tickets' },
 );
