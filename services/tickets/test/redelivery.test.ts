@@ -1,6 +1,9 @@
+import { newSnowflake } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import type { TicketsContext } from '../src/config';
 import { handleInteraction } from '../src/interactions/handleInteraction';
+import { captureBulkDelete, captureDelete } from '../src/messages/captureMessage';
+import { TicketMessageModel } from '../src/messages/model';
 import { OpenLockModel, TicketModel, type TicketRow } from '../src/tickets/model';
 import { type Harness, startHarness } from './harness';
 
@@ -205,4 +208,34 @@ describe('a Claim or Close button redelivered after a crash at any step', () => 
       }
     }
   });
+});
+
+it('a message deletion redelivered keeps the time the message was first marked deleted', async () => {
+  const ids = [newSnowflake(), newSnowflake()];
+  for (const _id of ids)
+    await TicketMessageModel.create({
+      _id,
+      guild: h.seed.id,
+      thread: '1',
+      author: '2',
+      authorName: 'a',
+      at: new Date(),
+    });
+  const deletedAt = async () =>
+    (
+      await TicketMessageModel.find({ _id: { $in: ids } })
+        .sort({ _id: 1 })
+        .lean()
+    ).map((m) => m.deletedAt?.getTime());
+  await captureDelete({ id: ids[0], channel_id: '1', guild_id: h.seed.id });
+  await captureBulkDelete({ ids, channel_id: '1', guild_id: h.seed.id });
+  const first = await deletedAt();
+  expect(first.every((t) => typeof t === 'number')).toBe(true);
+  await waitFor(
+    async () => Date.now(),
+    (now) => now > Math.max(...(first as number[])),
+  );
+  await captureDelete({ id: ids[0], channel_id: '1', guild_id: h.seed.id });
+  await captureBulkDelete({ ids, channel_id: '1', guild_id: h.seed.id });
+  expect(await deletedAt()).toEqual(first);
 });

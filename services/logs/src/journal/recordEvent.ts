@@ -96,8 +96,8 @@ export class Journal {
   /**
    * Stores an actor source (`at` null unless given), then gives it to the closest matching event that has a worse
    * actor. Idempotent on `source._id`, also when redelivered after a crash between claiming an event and giving it
-   * the actor (the claimed event gets it then). Returns the updated event, or null when none matched yet (a later event will
-   * claim the source).
+   * the actor (the claimed event gets it then). Returns the event it was given to (also when redelivered), or null
+   * when none matched yet (a later event will claim the source).
    */
   async addSource(source: Omit<SourceRow, 'claimedBy' | 'at'> & { at?: Date }): Promise<EventRow | null> {
     const { _id, ...fields } = { at: null, ...source };
@@ -111,7 +111,7 @@ export class Journal {
       // Claimed already: by a later event, or by this source's earlier delivery, which may have died before it gave
       // the event its actor. Giving it again changes nothing when it was given (`applySource` is conditional).
       const claimant = await JournalEventModel.findById(stored.claimedBy).lean<EventRow>();
-      return claimant && this.applySource(claimant, stored);
+      return claimant && ((await this.applySource(claimant, stored)) ?? claimant);
     }
     const rank = ACTOR_RANK[source.source];
     const candidates = await JournalEventModel.find({
