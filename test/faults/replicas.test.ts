@@ -186,7 +186,7 @@ async function storedFrom(stream: ReplicaStream) {
           .collection('cases')
           .find({ guild: sys.guild, target: { $in: stream.members } })
           .toArray()
-      ).map(({ _id, number, revokedAt, ...c }) => c),
+      ).map(({ _id, number, revokedAt, lifts, ...c }) => c),
     ),
   };
 }

@@ -57,7 +57,8 @@ function eventIdOf(service: string, key: string): string {
  * `_id`) by every replica, and a guild's publishing stops at its first failed event until that one goes through, so a
  * retried event never lands after a later one of its guild. Sent rows expire after a day. The service's own write and
  * the outbox row are two writes (the embedded MongoDB has no multi-document transactions), so a process killed
- * between them loses that one event.
+ * between them loses that one event, unless the handler run again (a redelivered message) emits it again under the
+ * same `key` (see `emit`; docs/bus.md, "Idempotent handlers: how").
  */
 export class Outbox<S extends ServiceName = ServiceName> {
   private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
