@@ -163,7 +163,7 @@ async function storedFrom(stream: ReplicaStream) {
     logsSnapshots: n(
       (await db('logs').collection('snapshots').find({ guild: sys.guild }).toArray())
         .filter((s) => mentions(s, labels))
-        // `change` names the last dispatch by its payload hash, which differs between the two streams
+        // `change` is the dispatchKey of the last change: its payload hash covers ids, which differ between the runs
         .map(({ _id, change, ...s }) => s),
     ),
     ticketMessages: n(
@@ -187,7 +187,7 @@ async function storedFrom(stream: ReplicaStream) {
           .collection('cases')
           .find({ guild: sys.guild, target: { $in: stream.members } })
           .toArray()
-      ).map(({ _id, number, revokedAt, ...c }) => c),
+      ).map(({ _id, number, revokedAt, lifts, ...c }) => c),
     ),
   };
 }

@@ -75,3 +75,14 @@ it('publishes a later event of a guild only after its failed earlier one, and ot
   await outbox.flush();
   expect(await published(GUILD_A)).toEqual([1, 2, 3]);
 });
+
+it('stores and publishes one event for a key emitted twice (a handler run again after a crash)', async () => {
+  const guild = '1300000000000000018';
+  const emitKeyed = (caseNumber: number) =>
+    outbox.emit(guild, 'case.logged', { caseNumber, logChannel: '1', logMessage: String(caseNumber) }, 'case:7');
+  await emitKeyed(7);
+  await emitKeyed(7);
+  await outbox.flush();
+  expect(await published(guild)).toEqual([7]);
+  expect(await mongoose.connection.collection('outbox').countDocuments({ 'event.guild': guild })).toBe(1);
+});

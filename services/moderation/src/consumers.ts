@@ -34,6 +34,7 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
           by: undoneBy,
           byName: undoneByName,
           how: `journal undo of event ${undone}`,
+          key: `undo:${event.id}`,
         });
       },
     ),
@@ -43,6 +44,7 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
         by: null,
         byName: null,
         how: 'unbanned on the platform, not through the service',
+        key: `unban:${msg.msgId ?? `${guild}:${user.id}:${msg.data.s}`}`,
       });
     }),
     ctx.bus.consume(dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']), async (msg) => {
@@ -53,6 +55,7 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
         by: lift.by,
         byName: person?.name ?? lift.by,
         how: lift.how,
+        key: `audit:${msg.data.d.id}`,
       });
     }),
   ]);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import mongoose, { Schema } from 'mongoose';
 import type { ServiceName } from '../contract/route';
 import {
@@ -9,6 +9,7 @@ import {
   type ServiceEvent,
 } from '../events/serviceEvent';
 import type { Logger } from '../logger';
+import { isDuplicateKey } from '../mongo';
 import { type Poller, startPoller } from '../poller';
 import { currentRequestId, runWithRequestId } from '../requestContext';
 import type { EventBus } from './eventBus';
@@ -41,13 +42,23 @@ outboxSchema.index(
 );
 
 /**
+ * The event id of the change named `key` in `service` (`Outbox.emit`): a UUID-shaped SHA-256 of both, the same on
+ * every replica and every run.
+ */
+function eventIdOf(service: string, key: string): string {
+  const hex = createHash('sha256').update(`${service}\n${key}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
  * Outbox publisher: `emit` stores the event in the service's own database first, then publishes its guild's unsent
  * events; a poller republishes whatever is still unsent (NATS down, process killed). JetStream's de-duplication on the
  * event id makes the retry safe. A guild's events are published in the order they were stored (`createdAt`, then
  * `_id`) by every replica, and a guild's publishing stops at its first failed event until that one goes through, so a
  * retried event never lands after a later one of its guild. Sent rows expire after a day. The service's own write and
  * the outbox row are two writes (the embedded MongoDB has no multi-document transactions), so a process killed
- * between them loses that one event.
+ * between them loses that one event, unless the handler run again (a redelivered message) emits it again under the
+ * same `key` (see `emit`; docs/bus.md, "Idempotent handlers: how").
  */
 export class Outbox<S extends ServiceName = ServiceName> {
   private readonly model = mongoose.models.Outbox ?? mongoose.model<OutboxRow>('Outbox', outboxSchema);
@@ -67,14 +78,19 @@ export class Outbox<S extends ServiceName = ServiceName> {
    * Stores and publishes event `type` of `guild` on `eventSubject(service, guild, type)`; `data` is type-checked
    * against the payload schema of `serviceEvents[service][type]`. Resolves once stored; the publish itself is
    * retried until NATS accepts it, after the guild's earlier unsent events.
+   * `key` (optional) names the change the event reports, for handlers that may run again for the same change (a
+   * dispatch redelivered after a crash): the event id is derived from it (`eventIdOf`), so the second emit of a key
+   * stores and publishes nothing new (the first one's row is kept a day after it is sent; JetStream drops a
+   * duplicate id within its window too). Without `key` every emit is a new event.
    */
   async emit<T extends EventType<S>>(
     guild: string,
     type: T,
     data: EventData<S & EventService, T & EventType<S & EventService>>,
+    key?: string,
   ): Promise<void> {
     const event = {
-      id: randomUUID(),
+      id: key === undefined ? randomUUID() : eventIdOf(this.service, key),
       type,
       service: this.service,
       guild,
@@ -90,7 +106,9 @@ export class Outbox<S extends ServiceName = ServiceName> {
       createdAt: new Date(this.lastCreatedAt),
       sentAt: null,
     };
-    await this.model.create(row);
+    await this.model.create(row).catch((err) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
     await this.publishInOrder({ 'event.guild': guild }).catch(() => undefined);
   }
 

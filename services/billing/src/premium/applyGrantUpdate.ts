@@ -42,7 +42,9 @@ export function describeChange(prev: GrantRow | null, next: GrantUpdate): Entitl
 /**
  * Sets a subscription grant to the state of a provider notification, in provider-time order: the write is
  * conditional on the stored `eventAt` not being newer (retried when a concurrent write wins), so replays and
- * out-of-order deliveries never move a grant backwards. Records history and refreshes the guild's entitlement
+ * out-of-order deliveries never move a grant backwards. The grant remembers the notification applied last and the change
+ * it named (`applied`), so the same notification applied again after a crash records and publishes that change, not
+ * the no-change from its own result. Records history and refreshes the guild's entitlement
  * (and the previous guild's, if the grant moved). Returns `stale` when a newer notification was applied already.
  */
 export async function applyGrantUpdate(ctx: BillingContext, u: GrantUpdate): Promise<'applied' | 'stale'> {
@@ -50,7 +52,10 @@ export async function applyGrantUpdate(ctx: BillingContext, u: GrantUpdate): Pro
     const prev = await GrantModel.findOne({ source: u.source, ref: u.ref }).lean<GrantRow>();
     if (prev && prev.eventAt > u.eventAt) return 'stale';
     const now = new Date();
+    // the same notification applied again (its processing died after this write): the change it made, as named then
+    const change = prev?.applied?.id === u.historyId ? prev.applied.change : describeChange(prev, u);
     const set = {
+      applied: { id: u.historyId, change },
       guild: u.guild,
       status: u.status,
       expiresAt: u.expiresAt,
@@ -81,7 +86,6 @@ export async function applyGrantUpdate(ctx: BillingContext, u: GrantUpdate): Pro
       );
     }
     if (!written) continue;
-    const change = describeChange(prev, u);
     await recordHistory({
       _id: u.historyId,
       guild: u.guild,

@@ -1,4 +1,10 @@
-import type { EntitlementChange, EntitlementStatus, GrantSource, GrantStatus } from '@guildhall/shared';
+import type {
+  EntitlementChange,
+  EntitlementChangedEvent,
+  EntitlementStatus,
+  GrantSource,
+  GrantStatus,
+} from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /**
@@ -20,6 +26,8 @@ export interface GrantRow {
   batch: string | null;
   customer: string | null;
   eventAt: Date;
+  /** The provider notification applied last (its history id) and the change it named (see `applyGrantUpdate`). */
+  applied?: { id: string; change: EntitlementChange } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +43,11 @@ export interface EntitlementRow {
   checkAt: Date | null;
   version: number;
   updatedAt: Date;
+  /**
+   * The `entitlement.changed` this version's refresh publishes, stored with the summary and cleared once emitted, so
+   * a refresh run again after a crash in between emits it (see `refreshEntitlement`).
+   */
+  pendingEvent?: EntitlementChangedEvent | null;
 }
 
 /** Why a guild's entitlement changed; `_id` is an idempotency key (notification id, `redeem:<code>`, ...). */
@@ -73,6 +86,7 @@ const grantSchema = new Schema<GrantRow>(
     batch: { type: String, default: null },
     customer: { type: String, default: null },
     eventAt: { type: Date, required: true },
+    applied: { type: Schema.Types.Mixed, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -93,6 +107,7 @@ const entitlementSchema = new Schema<EntitlementRow>(
     checkAt: { type: Date, default: null },
     version: { type: Number, required: true },
     updatedAt: { type: Date, required: true },
+    pendingEvent: { type: Schema.Types.Mixed, default: null },
   },
   { versionKey: false, collection: 'entitlements' },
 );

@@ -23,6 +23,11 @@ export interface PostRow {
   createdAt: Date;
   archiveAt: Date | null;
   lease: Lease | null;
+  /**
+   * True from when a new post is stored until its default status is settled (applied on the platform, or not
+   * needed), so the dispatch redelivered after a crash in between still applies it (see `trackPost`).
+   */
+  statusPending?: boolean;
 }
 
 const schema = new Schema<PostRow>(
@@ -42,6 +47,7 @@ const schema = new Schema<PostRow>(
     createdAt: { type: Date, required: true },
     archiveAt: { type: Date, default: null },
     lease: leasePath,
+    statusPending: { type: Boolean },
   },
   { versionKey: false, collection: 'posts' },
 );

@@ -33,7 +33,8 @@ export async function displayName(
  * Tracks a thread as a post when its parent is a forum of the guild: creates the post (author = `owner_id`, name
  * looked up once) or updates title, tags, archived and locked. A new post in a managed forum that carries no status
  * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
- * stored post, or null when the thread is not in a forum. Idempotent.
+ * stored post, or null when the thread is not in a forum. Idempotent: a new post is stored `statusPending` until its
+ * default status is settled, so a dispatch redelivered after the process died in between applies it.
  */
 export async function trackPost(ctx: CommunityContext, guild: string, thread: PlatformThread): Promise<PostRow | null> {
   if (!thread.parent_id) return null;
@@ -51,7 +52,8 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
   };
   if (existing) {
     await PostModel.updateOne({ _id: thread.id }, { $set: fields });
-    return { ...existing, ...fields };
+    const post = { ...existing, ...fields };
+    return existing.statusPending ? applyDefaultStatus(ctx, post) : post;
   }
   const author = thread.owner_id ?? '0';
   const created = thread.thread_metadata?.create_timestamp;
@@ -68,24 +70,30 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     createdAt: created ? new Date(created) : snowflakeTime(thread.id),
     archiveAt: null,
     lease: null,
+    statusPending: true,
   };
   const { _id, ...insert } = doc;
   await PostModel.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   return applyDefaultStatus(ctx, doc);
 }
 
+/**
+ * Gives a new post (`statusPending`) its forum's first status tag when it is in a managed forum and carries none,
+ * then clears `statusPending` (written last: a crash before it applies the tag again, the same edit).
+ */
 async function applyDefaultStatus(ctx: CommunityContext, post: PostRow): Promise<PostRow> {
   const forum = await ManagedForumModel.findById(post.forum).lean();
   const first = forum?.statuses[0];
-  if (!forum || !first || post.tags.length >= 5) return post;
-  const statusTags = new Set(forum.statuses.map((s) => s.tag));
-  if (post.tags.some((t) => statusTags.has(t))) return post;
-  const tags = [...post.tags, first.tag];
-  await ctx.platform.channels.edit(
-    post._id,
-    { applied_tags: tags },
-    { reason: 'Guildhall: initial status of a new post' },
-  );
-  await PostModel.updateOne({ _id: post._id }, { $set: { tags } });
-  return { ...post, tags };
+  const statusTags = new Set(forum?.statuses.map((s) => s.tag));
+  let tags = post.tags;
+  if (first && tags.length < 5 && !tags.some((t) => statusTags.has(t))) {
+    tags = [...tags, first.tag];
+    await ctx.platform.channels.edit(
+      post._id,
+      { applied_tags: tags },
+      { reason: 'Guildhall: initial status of a new post' },
+    );
+  }
+  await PostModel.updateOne({ _id: post._id }, { $set: { tags }, $unset: { statusPending: 1 } });
+  return { ...post, tags, statusPending: undefined };
 }

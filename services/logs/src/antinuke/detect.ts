@@ -11,7 +11,7 @@ import {
   type AntinukeSettingsRow,
   type IncidentRow,
 } from './model';
-import { loadStanding, stopActor } from './respond';
+import { loadStanding, planResponse, stopActor } from './respond';
 import { loadAntinukeSettings } from './settings';
 
 /** What anti-nuke needs besides the entry: the platform, the journal, this service's bot user id. */
@@ -138,20 +138,35 @@ async function openIncident(
 }
 
 /**
- * Answers an incident once: claims it (a replica that died mid-response loses the claim when it lapses), stops the
- * actor (`stopActor`), stores the `antinuke_response` journal event (dedupe `antinuke:<incident>`; its embed goes
- * to the moderation log) with every entry of the burst, and marks the incident responded. A failure before the
- * event is stored releases the claim and throws, so the redelivered entry answers the incident again.
+ * Answers an incident once: claims it (a replica that died mid-response loses the claim when it lapses), plans the
+ * response (`planResponse`) and stores the plan on the incident, stops the actor (`stopActor`), stores the
+ * `antinuke_response` journal event (dedupe `antinuke:<incident>`; its embed goes to the moderation log) with every
+ * entry of the burst, and marks the incident responded. A failure before the event is stored releases the claim and
+ * throws, so the redelivered entry answers the incident again, with the stored plan: the roles the first attempt
+ * removed are journaled as removed (and removed again), not planned afresh from what is left. An incident still
+ * claimed (its responder died; the claim lapses after `LEASE_MS`) throws, so the entry is retried until it is free.
  */
 async function respond(deps: AntinukeDeps, incident: IncidentRow, settings: AntinukeSettingsRow): Promise<void> {
   const claim = await incidentLeases.claim({ _id: incident._id, incident: incident.incident, respondedAt: null });
-  if (!claim) return;
+  if (!claim) {
+    if (await AntinukeIncidentModel.exists({ _id: incident._id, incident: incident.incident, respondedAt: null }))
+      throw new Error(`anti-nuke incident ${incident.incident} is claimed by a responder that has not finished`);
+    return;
+  }
   const { guild, actor, kind, limit, count } = claim.row;
   const reason = `Anti-nuke: ${count} ${kind} actions within ${limit.seconds} s (limit ${limit.count})`;
   const dedupe = responseDedupe(claim.row.incident);
   try {
     const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
-    const outcome = await stopActor(deps.platform, guild, actor, standing, settings, reason);
+    let plan = claim.row.plan;
+    if (!plan) {
+      plan = planResponse(standing, settings);
+      await AntinukeIncidentModel.updateOne(
+        { _id: claim.row._id, 'lease.holder': claim.lease.holder },
+        { $set: { plan } },
+      );
+    }
+    const outcome = await stopActor(deps.platform, guild, actor, standing, plan, reason);
     await deps.journal.record({
       guild,
       kind: 'antinuke_response',

@@ -1,5 +1,6 @@
 import { type AntinukeKind, type Lease, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
+import type { ResponsePlan } from './respond';
 
 /** A stored limit: `count` actions within `seconds`. */
 export interface LimitRow {
@@ -88,6 +89,8 @@ export interface IncidentRow {
   openUntil: Date;
   exempt: boolean;
   respondedAt: Date | null;
+  /** The response planned once the incident was claimed (kept for a responder that takes over after a crash). */
+  plan?: ResponsePlan | null;
   lease: Lease | null;
 }
 
@@ -105,6 +108,7 @@ const incidentSchema = new Schema<IncidentRow>(
     openUntil: { type: Date, required: true },
     exempt: { type: Boolean, default: false },
     respondedAt: { type: Date, default: null },
+    plan: { type: Schema.Types.Mixed, default: null },
     lease: leasePath,
   },
   { versionKey: false, collection: 'antinuke_incidents' },

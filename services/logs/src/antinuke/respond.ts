@@ -31,61 +31,65 @@ export async function loadStanding(
   return { owner: info.owner_id === actor, member, roles, botTop };
 }
 
-/** What the response did: roles removed and kept (above the bot or managed by an integration), timeout end, refusal. */
-export interface ResponseOutcome {
+/** What the response does: roles to remove and kept (above the bot or managed by an integration), timeout end. */
+export interface ResponsePlan {
   response: AntinukeSettingsRow['response'];
   rolesRemoved: string[];
   rolesKept: string[];
   timeoutUntil: string | null;
+}
+
+/** What the response did: its plan, and the platform's refusal (null when it went through). */
+export interface ResponseOutcome extends ResponsePlan {
   failure: PlatformFailure | null;
 }
 
 /**
- * Stops the actor as `settings.response` says: `strip_roles` sets their roles to those without a dangerous
+ * Plans stopping the actor as `settings.response` says: `strip_roles` removes their roles with a dangerous
  * permission (roles at or above the bot's highest role and integration-managed roles cannot be removed: they are
- * `rolesKept`); `timeout` times them out for `timeoutMinutes`. One member edit, audited with `reason`; a refusal of
- * the platform (or an actor no longer a member) is returned as `failure`, never thrown.
+ * `rolesKept`); `timeout` times them out for `timeoutMinutes` from now.
+ */
+export function planResponse(standing: Standing, settings: AntinukeSettingsRow): ResponsePlan {
+  const plan: ResponsePlan = { response: settings.response, rolesRemoved: [], rolesKept: [], timeoutUntil: null };
+  if (settings.response === 'timeout') {
+    plan.timeoutUntil = new Date(Date.now() + settings.timeoutMinutes * 60_000).toISOString();
+    return plan;
+  }
+  const dangerous = (standing.member?.roles ?? []).filter((id) => isDangerous(standing.roles.get(id)?.permissions));
+  plan.rolesRemoved = dangerous.filter((id) => {
+    const role = standing.roles.get(id);
+    return role !== undefined && !role.managed && role.position < standing.botTop;
+  });
+  plan.rolesKept = dangerous.filter((id) => !plan.rolesRemoved.includes(id));
+  return plan;
+}
+
+/**
+ * Carries out `plan` on the actor: one member edit (their roles without `rolesRemoved`, or the timeout), audited
+ * with `reason`; carried out again it edits the same way. A refusal of the platform (or an actor no longer a member)
+ * is returned as `failure`, never thrown.
  */
 export async function stopActor(
   platform: PlatformApi,
   guild: string,
   actor: string,
   standing: Standing,
-  settings: AntinukeSettingsRow,
+  plan: ResponsePlan,
   reason: string,
 ): Promise<ResponseOutcome> {
-  const outcome: ResponseOutcome = {
-    response: settings.response,
-    rolesRemoved: [],
-    rolesKept: [],
-    timeoutUntil: null,
-    failure: null,
-  };
   const member = standing.member;
-  if (!member) {
-    outcome.failure = { status: 404, code: 10007, message: 'The actor is no longer a member of the guild' };
-    return outcome;
-  }
+  // a response refused did nothing: no role removed, no timeout
+  const refused = (failure: PlatformFailure) => ({ ...plan, rolesRemoved: [], timeoutUntil: null, failure });
+  if (!member) return refused({ status: 404, code: 10007, message: 'The actor is no longer a member of the guild' });
   try {
-    if (settings.response === 'timeout') {
-      const until = new Date(Date.now() + settings.timeoutMinutes * 60_000).toISOString();
-      await platform.guilds.editMember(guild, actor, { communication_disabled_until: until }, { reason });
-      outcome.timeoutUntil = until;
-      return outcome;
-    }
-    const dangerous = member.roles.filter((id) => isDangerous(standing.roles.get(id)?.permissions));
-    const removable = dangerous.filter((id) => {
-      const role = standing.roles.get(id);
-      return role !== undefined && !role.managed && role.position < standing.botTop;
-    });
-    outcome.rolesKept = dangerous.filter((id) => !removable.includes(id));
-    if (removable.length) {
-      const roles = member.roles.filter((id) => !removable.includes(id));
+    if (plan.timeoutUntil) {
+      await platform.guilds.editMember(guild, actor, { communication_disabled_until: plan.timeoutUntil }, { reason });
+    } else if (plan.rolesRemoved.length) {
+      const roles = member.roles.filter((id) => !plan.rolesRemoved.includes(id));
       await platform.guilds.editMember(guild, actor, { roles }, { reason });
-      outcome.rolesRemoved = removable;
     }
+    return { ...plan, failure: null };
   } catch (err) {
-    outcome.failure = platformFailure(err);
+    return refused(platformFailure(err));
   }
-  return outcome;
 }

@@ -95,8 +95,9 @@ export class Journal {
 
   /**
    * Stores an actor source (`at` null unless given), then gives it to the closest matching event that has a worse
-   * actor. Idempotent on `source._id`. Returns the updated event, or null when none matched yet (a later event will
-   * claim the source).
+   * actor. Idempotent on `source._id`, also when redelivered after a crash between claiming an event and giving it
+   * the actor (the claimed event gets it then). Returns the event it was given to (also when redelivered), or null
+   * when none matched yet (a later event will claim the source).
    */
   async addSource(source: Omit<SourceRow, 'claimedBy' | 'at'> & { at?: Date }): Promise<EventRow | null> {
     const { _id, ...fields } = { at: null, ...source };
@@ -105,7 +106,13 @@ export class Journal {
       { $setOnInsert: { ...fields, claimedBy: null } },
       { upsert: true, returnDocument: 'after' },
     ).lean<SourceRow>();
-    if (!stored || stored.claimedBy) return null;
+    if (!stored) return null;
+    if (stored.claimedBy) {
+      // Claimed already: by a later event, or by this source's earlier delivery, which may have died before it gave
+      // the event its actor. Giving it again changes nothing when it was given (`applySource` is conditional).
+      const claimant = await JournalEventModel.findById(stored.claimedBy).lean<EventRow>();
+      return claimant && ((await this.applySource(claimant, stored)) ?? claimant);
+    }
     const rank = ACTOR_RANK[source.source];
     const candidates = await JournalEventModel.find({
       guild: source.guild,
@@ -172,7 +179,8 @@ export class Journal {
       guild: event.guild,
       kind: event.kind,
       target: event.target,
-      claimedBy: null,
+      // a source this event claimed before the process died, maybe before the event got its actor, is given again
+      claimedBy: { $in: [null, event._id] },
       receivedAt: {
         $gte: new Date(seen - this.windowMs),
         $lte: new Date(seen + this.windowMs),
@@ -182,10 +190,12 @@ export class Journal {
     let current: EventRow = event;
     for (const source of sources) {
       if (ACTOR_RANK[source.source] <= current.actorRank) continue;
-      const claimed = await ActorSourceModel.findOneAndUpdate(
-        { _id: source._id, claimedBy: null },
-        { $set: { claimedBy: event._id } },
-      ).lean<SourceRow>();
+      const claimed =
+        source.claimedBy === event._id ||
+        (await ActorSourceModel.findOneAndUpdate(
+          { _id: source._id, claimedBy: null },
+          { $set: { claimedBy: event._id } },
+        ).lean<SourceRow>());
       if (!claimed) continue;
       current = (await this.applySource(current, source)) ?? current;
     }

@@ -10,7 +10,8 @@ export type CaseData = z.infer<typeof Case>;
  * Posts the embed of a new case to the guild's moderation log channel (none configured: nothing) and publishes
  * `case.logged` {caseNumber, logChannel, logMessage}. Idempotent: a case already posted is not posted again, and the
  * post carries a nonce of the case (enforced), so a redelivery after a crash between post and record does not post
- * it twice.
+ * it twice; `case.logged` is keyed by the case, so a redelivery after a crash between record and event emits it
+ * (once).
  */
 export async function logNewCase(deps: { platform: PlatformApi; outbox: Outbox<'logs'> }, c: CaseData): Promise<void> {
   const channel = (await cachedSettings(c.guild)).moderationChannel;
@@ -21,15 +22,24 @@ export async function logNewCase(deps: { platform: PlatformApi; outbox: Outbox<'
     { $setOnInsert: { guild: c.guild, caseNumber: c.number, channel, message: null, updatedAt: new Date() } },
     { upsert: true, returnDocument: 'before' },
   ).lean<CaseLogRow>();
-  if (existing?.message) return;
   const target = existing?.channel ?? channel;
-  const message = await deps.platform.channels.createMessage(target, {
-    embeds: [caseLogEmbed(c)],
-    allowed_mentions: { parse: [] },
-    ...postOnce(`case-log:${id}`),
-  });
-  await CaseLogModel.updateOne({ _id: id }, { $set: { message: message.id, updatedAt: new Date() } });
-  await deps.outbox.emit(c.guild, 'case.logged', { caseNumber: c.number, logChannel: target, logMessage: message.id });
+  let message = existing?.message;
+  if (!message) {
+    message = (
+      await deps.platform.channels.createMessage(target, {
+        embeds: [caseLogEmbed(c)],
+        allowed_mentions: { parse: [] },
+        ...postOnce(`case-log:${id}`),
+      })
+    ).id;
+    await CaseLogModel.updateOne({ _id: id }, { $set: { message, updatedAt: new Date() } });
+  }
+  await deps.outbox.emit(
+    c.guild,
+    'case.logged',
+    { caseNumber: c.number, logChannel: target, logMessage: message },
+    `case.logged:${id}`,
+  );
 }
 
 /**

@@ -43,6 +43,8 @@ export interface CaseRow {
   revokedBy: string | null;
   revokedByName: string | null;
   revokedAt: Date | null;
+  /** Keys of the lifts outside a revoke that changed the case (`Lifter.key`), so a redelivered lift finds it. */
+  lifts?: string[];
   /** Claim of a replica doing platform work on the case (revoke, expiry, resume); null when nobody holds one. */
   lease: Lease | null;
   history: CaseHistoryEntry[];
@@ -96,6 +98,7 @@ const caseSchema = new Schema<CaseRow>(
     revokedBy: { type: String, default: null },
     revokedByName: { type: String, default: null },
     revokedAt: { type: Date, default: null },
+    lifts: { type: [String], default: undefined },
     lease: leasePath,
     history: { type: [historySchema], default: [] },
     createdAt: { type: Date, required: true },

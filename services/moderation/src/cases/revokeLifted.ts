@@ -2,11 +2,15 @@ import { leaseFree, type Outbox } from '@guildhall/shared';
 import { CaseModel, type CaseRow, historyEntry } from './model';
 import { toCase } from './toCase';
 
-/** Who lifted a ban or timeout outside a revoke (null when the platform did not say) and how. */
+/**
+ * Who lifted a ban or timeout outside a revoke (null when the platform did not say) and how; `key` names the message
+ * that told it (a dispatch's or event's message id, an audit entry's id), so a redelivery of it is recognised.
+ */
 export interface Lifter {
   by: string | null;
   byName: string | null;
   how: string;
+  key: string;
 }
 
 /**
@@ -14,6 +18,9 @@ export interface Lifter {
  * `active` case of that action becomes `revoked` with who and how (history note), so it stops counting toward the
  * suggestion. A case another request is changing (its lease is held: a revoke or an expiry lifting it itself) is left
  * alone. Emits `case.revoked` when who is known. Returns the revoked case, or null when none was active.
+ * Redelivered (the process died after the case was revoked, before its event was stored): the case this lift already
+ * changed (`lifts` holds `lifter.key`) is returned and its event emitted again under the same key (stored once),
+ * instead of revoking an older active case of the same action.
  */
 export async function revokeLifted(
   outbox: Outbox<'moderation'>,
@@ -22,26 +29,37 @@ export async function revokeLifted(
   action: 'ban' | 'timeout',
   lifter: Lifter,
 ): Promise<CaseRow | null> {
+  const changed = await CaseModel.findOne({ guild, target, action, lifts: lifter.key }).lean<CaseRow>();
+  if (changed) {
+    await emitRevoked(outbox, changed);
+    return changed;
+  }
   const now = new Date();
   const revoked = await CaseModel.findOneAndUpdate(
     { guild, target, action, status: 'active', ...leaseFree(now) },
     {
       $set: { status: 'revoked', revokedBy: lifter.by, revokedByName: lifter.byName, revokedAt: now },
       $push: { history: historyEntry('revoked', { by: lifter.by, byName: lifter.byName, note: lifter.how }) },
+      $addToSet: { lifts: lifter.key },
     },
     { sort: { number: -1 }, returnDocument: 'after' },
   ).lean<CaseRow>();
-  if (revoked && lifter.by && lifter.byName !== null) await emitRevoked(outbox, revoked, lifter.by, lifter.byName);
+  if (revoked) await emitRevoked(outbox, revoked);
   return revoked;
 }
 
-async function emitRevoked(outbox: Outbox<'moderation'>, row: CaseRow, by: string, byName: string): Promise<void> {
-  await outbox.emit(row.guild, 'case.revoked', {
-    case: toCase(row),
-    revokedBy: by,
-    revokedByName: byName,
-    appeal: null,
-  });
+/**
+ * Emits `case.revoked` of a case revoked outside a revoke once its revoker is known (nothing while unknown), keyed by
+ * the case: a redelivered lift emits it once.
+ */
+async function emitRevoked(outbox: Outbox<'moderation'>, row: CaseRow): Promise<void> {
+  if (!row.revokedBy || row.revokedByName === null) return;
+  await outbox.emit(
+    row.guild,
+    'case.revoked',
+    { case: toCase(row), revokedBy: row.revokedBy, revokedByName: row.revokedByName, appeal: null },
+    `case.revoked:${row._id}`,
+  );
 }
 
 /** How long after a lift without a known lifter (GUILD_BAN_REMOVE) its audit-log entry may still name who did it (ms). */
@@ -52,7 +70,7 @@ const NAME_WINDOW_MS = 10 * 60_000;
  * clearing `communication_disabled_until`, by someone other than the bot). The newest `active` case of that action is
  * revoked by them (`revokeLifted`); when the lift's own dispatch already revoked it without knowing who (within the last
  * 10 minutes), that case gets its revoker and a `revoker` history entry. Either way `case.revoked` is emitted once who
- * is known. Returns the case, or null when none matched.
+ * is known (a redelivered entry finds its case again, see `revokeLifted`). Returns the case, or null when none matched.
  */
 export async function nameLifter(
   outbox: Outbox<'moderation'>,
@@ -75,9 +93,10 @@ export async function nameLifter(
     {
       $set: { revokedBy: lifter.by, revokedByName: lifter.byName },
       $push: { history: historyEntry('revoker', { by: lifter.by, byName: lifter.byName, note: lifter.how }) },
+      $addToSet: { lifts: lifter.key },
     },
     { sort: { number: -1 }, returnDocument: 'after' },
   ).lean<CaseRow>();
-  if (named) await emitRevoked(outbox, named, lifter.by, lifter.byName);
+  if (named) await emitRevoked(outbox, named);
   return named;
 }

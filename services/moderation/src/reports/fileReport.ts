@@ -52,7 +52,8 @@ async function answer(platform: PlatformApi, logger: Logger, d: { id: string; to
  * Files a report from a "Report message" interaction (dispatch payload `d`; anything else is ignored): stores it
  * `open` (one per reporter and message; one per interaction, so a redelivered dispatch files nothing twice),
  * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set, and emits
- * `report.created`. A second report of the same message by the same member is answered but not stored.
+ * `report.created` (again, under the same key, when the dispatch is redelivered after the report was answered: the
+ * process may have died before the event was stored). A second report of the same message by the same member is answered but not stored.
  */
 export async function fileReport(
   platform: PlatformApi,
@@ -65,7 +66,8 @@ export async function fileReport(
   const i = parsed.data;
   const existing = await ReportModel.findOne({ interaction: i.id }).lean<ReportRow>();
   if (existing) {
-    if (!existing.answered) await finish(platform, outbox, logger, i, existing);
+    if (existing.answered) await emitCreated(outbox, existing);
+    else await finish(platform, outbox, logger, i, existing);
     return;
   }
   const target = i.data.resolved.messages[i.data.target_id];
@@ -129,5 +131,10 @@ async function finish(
     { $set: { answered: true, queueThread } },
     { returnDocument: 'after' },
   ).lean<ReportRow>();
-  if (done) await outbox.emit(done.guild, 'report.created', { report: toReport(done) });
+  if (done) await emitCreated(outbox, done);
+}
+
+/** `report.created` of a filed report, keyed by the report: a redelivered interaction emits it once. */
+async function emitCreated(outbox: Outbox<'moderation'>, row: ReportRow): Promise<void> {
+  await outbox.emit(row.guild, 'report.created', { report: toReport(row) }, `report.created:${row._id}`);
 }

@@ -27,6 +27,9 @@ const STAFF_PERMISSIONS =
  * transition, platform refusal) are answered with an ephemeral message saying why. Other interactions, and
  * redeliveries of one already handled, are ignored. A platform refusal of the answer itself is logged (the
  * interaction token would not get better); other failures (database) throw, so the dispatch is redelivered.
+ * An interaction is marked handled only once its handling is done: a redelivery of one whose process died half-way
+ * handles it again, resuming an open (`openTicket` keyed by the interaction id: one ticket, one welcome, one
+ * `ticket.opened`); its answer then goes on past a refused acknowledgement (the first run's, or too late).
  */
 export async function handleInteraction(ctx: TicketsContext, interaction: APIInteraction): Promise<void> {
   if (!interaction.guild_id || !('member' in interaction) || !interaction.member) return;
@@ -34,24 +37,28 @@ export async function handleInteraction(ctx: TicketsContext, interaction: APIInt
   const parsed = parseCustomId(interaction.data.custom_id);
   if (!parsed) return;
   const guildInteraction = interaction as APIGuildInteraction;
+  let earlier: { done?: boolean } | null;
   try {
-    await HandledInteractionModel.create({ _id: interaction.id, at: new Date() });
+    earlier = await HandledInteractionModel.findOneAndUpdate(
+      { _id: interaction.id },
+      { $setOnInsert: { at: new Date(), done: false } },
+      { upsert: true, returnDocument: 'before' },
+    ).lean<{ done?: boolean }>();
   } catch (err) {
     if (isDuplicateKey(err)) return;
     throw err;
   }
+  if (earlier && earlier.done !== false) return;
+  const resumed = earlier !== null;
   try {
-    if (parsed.kind === 'open') await onOpenButton(ctx, guildInteraction, parsed.typeId);
-    else if (parsed.kind === 'form') await onForm(ctx, guildInteraction, parsed.typeId);
-    else await onTicketButton(ctx, guildInteraction, parsed.kind);
+    if (parsed.kind === 'open') await onOpenButton(ctx, guildInteraction, parsed.typeId, resumed);
+    else if (parsed.kind === 'form') await onForm(ctx, guildInteraction, parsed.typeId, resumed);
+    else await onTicketButton(ctx, guildInteraction, parsed.kind, resumed);
   } catch (err) {
-    if (err instanceof HttpProblem || platformFailure(err).status > 0) {
-      ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
-      return;
-    }
-    await HandledInteractionModel.deleteOne({ _id: interaction.id });
-    throw err;
+    if (!(err instanceof HttpProblem || platformFailure(err).status > 0)) throw err;
+    ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
   }
+  await HandledInteractionModel.updateOne({ _id: interaction.id }, { $set: { done: true } });
 }
 
 function actorOf(interaction: APIGuildInteraction): Actor {
@@ -59,37 +66,52 @@ function actorOf(interaction: APIGuildInteraction): Actor {
 }
 
 /** The panel button: refuse early (ephemeral), show the questions, or open right away when there are none. */
-async function onOpenButton(ctx: TicketsContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+async function onOpenButton(
+  ctx: TicketsContext,
+  interaction: APIGuildInteraction,
+  typeId: string,
+  resumed: boolean,
+): Promise<void> {
   const opener = actorOf(interaction);
   let type: TypeRow;
   try {
-    type = (await checkCanOpen(interaction.guild_id, typeId, opener.id)).type;
+    type = (await checkCanOpen(interaction.guild_id, typeId, opener.id, interaction.id)).type;
   } catch (err) {
     if (err instanceof HttpProblem && err.status < 500) return replyEphemeral(ctx, interaction, refusalText(err));
     throw err;
   }
   if (type.questions.length) return showModal(ctx, interaction, questionsModal(type));
-  await openAndReport(ctx, interaction, typeId, opener, []);
+  await openAndReport(ctx, interaction, typeId, opener, [], resumed);
 }
 
 /** The submitted questions modal: open the ticket with the answers. */
-async function onForm(ctx: TicketsContext, interaction: APIGuildInteraction, typeId: string): Promise<void> {
+async function onForm(
+  ctx: TicketsContext,
+  interaction: APIGuildInteraction,
+  typeId: string,
+  resumed: boolean,
+): Promise<void> {
   if (interaction.type !== InteractionType.ModalSubmit) return;
   const type = await TicketTypeModel.findOne({ _id: typeId, guild: interaction.guild_id }).lean<TypeRow>();
   const answers = modalAnswers(interaction.data, type?.questions.length ?? 0);
-  await openAndReport(ctx, interaction, typeId, actorOf(interaction), answers);
+  await openAndReport(ctx, interaction, typeId, actorOf(interaction), answers, resumed);
 }
 
+/**
+ * Acknowledges (`acknowledge`), opens the ticket (keyed by the interaction: a resumed run finishes the same ticket)
+ * and edits the answer to name it, or the refusal.
+ */
 async function openAndReport(
   ctx: TicketsContext,
   interaction: APIGuildInteraction,
   typeId: string,
   opener: Actor,
   answers: string[],
+  resumed: boolean,
 ): Promise<void> {
-  await deferEphemeral(ctx, interaction);
+  await acknowledge(ctx, interaction, resumed);
   try {
-    const ticket = await openTicket(ctx, interaction.guild_id, typeId, opener, answers);
+    const ticket = await openTicket(ctx, interaction.guild_id, typeId, opener, answers, interaction.id);
     await editReply(ctx, interaction, `Your ticket #${ticket.number} is open: <#${ticket.thread}>`);
   } catch (err) {
     if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
@@ -97,11 +119,15 @@ async function openAndReport(
   }
 }
 
-/** Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message. */
+/**
+ * Claim (staff only) or Close (staff or the opener) from the buttons of the welcome message, keyed by the
+ * interaction (a resumed run finishes the same claim or close).
+ */
 async function onTicketButton(
   ctx: TicketsContext,
   interaction: APIGuildInteraction,
   action: 'claim' | 'close',
+  resumed: boolean,
 ): Promise<void> {
   const ticket = await TicketModel.findOne({
     thread: interaction.channel_id ?? interaction.channel?.id ?? '',
@@ -112,15 +138,25 @@ async function onTicketButton(
   if (!staff && !(action === 'close' && actor.id === ticket.opener)) {
     return replyEphemeral(ctx, interaction, `Only staff can ${action} this ticket.`);
   }
-  await deferEphemeral(ctx, interaction);
+  await acknowledge(ctx, interaction, resumed);
   try {
-    if (action === 'claim') await claimTicket(ctx, ticket._id, actor);
-    else await closeTicket(ctx, { _id: ticket._id }, actor, null);
+    if (action === 'claim') await claimTicket(ctx, ticket._id, actor, interaction.id);
+    else await closeTicket(ctx, { _id: ticket._id }, actor, null, interaction.id);
     await editReply(ctx, interaction, action === 'claim' ? 'You claimed this ticket.' : 'Ticket closed.');
   } catch (err) {
     if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
     throw err;
   }
+}
+
+/**
+ * Acknowledges an interaction (deferred, ephemeral). A resumed run goes on when the platform refuses it (the first
+ * run acknowledged it, or it is too late for one).
+ */
+async function acknowledge(ctx: TicketsContext, interaction: APIGuildInteraction, resumed: boolean): Promise<void> {
+  await deferEphemeral(ctx, interaction).catch((err) => {
+    if (!resumed || platformFailure(err).status === 0) throw err;
+  });
 }
 
 /** Staff of a ticket: holds one of its type's staff roles, or Administrator / Manage Server / Manage Threads. */

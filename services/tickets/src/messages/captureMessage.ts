@@ -141,12 +141,18 @@ export async function captureEdit(ctx: TicketsContext, update: GatewayMessageUpd
   if (ticket) await queueAttachments([ticketFiles(ctx, ticket, update.id, update.attachments)]);
 }
 
-/** Marks a deleted message (MESSAGE_DELETE) so it leaves the transcript. */
+/**
+ * Marks a deleted message (MESSAGE_DELETE) so it leaves the transcript; a message marked already keeps its time (a
+ * redelivered dispatch changes nothing).
+ */
 export async function captureDelete(deleted: GatewayMessageDeleteDispatchData): Promise<void> {
-  await TicketMessageModel.updateOne({ _id: deleted.id }, { $set: { deletedAt: new Date() } });
+  await TicketMessageModel.updateOne({ _id: deleted.id, deletedAt: null }, { $set: { deletedAt: new Date() } });
 }
 
-/** Marks every message of a MESSAGE_DELETE_BULK deleted. */
+/** Marks every message of a MESSAGE_DELETE_BULK deleted (those marked already keep their time). */
 export async function captureBulkDelete(deleted: GatewayMessageDeleteBulkDispatchData): Promise<void> {
-  await TicketMessageModel.updateMany({ _id: { $in: deleted.ids } }, { $set: { deletedAt: new Date() } });
+  await TicketMessageModel.updateMany(
+    { _id: { $in: deleted.ids }, deletedAt: null },
+    { $set: { deletedAt: new Date() } },
+  );
 }

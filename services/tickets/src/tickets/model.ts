@@ -45,6 +45,11 @@ export interface TicketRow {
   reminder: { nonce: string; since: Date; until: Date } | null;
   /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
   holdsLock: boolean;
+  /**
+   * The last state change made with an idempotency key (a button's interaction id) and its time, so the same
+   * interaction redelivered after a crash finishes that change instead of being refused (see `claimTicket`).
+   */
+  transition?: { key: string; at: Date } | null;
 }
 
 const reminderSchema = new Schema<NonNullable<TicketRow['reminder']>>(
@@ -79,6 +84,7 @@ const ticketSchema = new Schema<TicketRow>(
     remindedAt: { type: Date, default: null },
     reminder: { type: reminderSchema, default: null },
     holdsLock: { type: Boolean, default: false },
+    transition: { type: Schema.Types.Mixed, default: null },
   },
   { versionKey: false, collection: 'tickets' },
 );
@@ -99,16 +105,43 @@ const openLockSchema = new Schema<OpenLockRow>(
   { versionKey: false, collection: 'open_locks' },
 );
 
-/** A platform interaction being (or already) handled: dispatch redeliveries are ignored. Expires after a day. */
+/**
+ * A platform interaction being (`done` false) or already handled: a redelivery of a handled one is ignored, of one
+ * being handled (its process died half-way) handles it again, resuming what it had done. Rows stored before `done`
+ * existed count as handled. Expires after a day.
+ */
 interface InteractionRow {
   _id: string;
   at: Date;
+  done?: boolean;
 }
 const interactionSchema = new Schema<InteractionRow>(
-  { _id: { type: String, required: true }, at: { type: Date, required: true } },
+  { _id: { type: String, required: true }, at: { type: Date, required: true }, done: { type: Boolean } },
   { versionKey: false, collection: 'interactions' },
 );
 interactionSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
+
+/**
+ * The steps an open with an idempotency key (`openTicket`) has taken: the ticket number it took and the thread it
+ * created, so running it again for the same key (a redelivered interaction) resumes it instead of opening a second
+ * ticket. Expires after a day.
+ */
+export interface OpeningRow {
+  _id: string;
+  number: number;
+  thread: string | null;
+  at: Date;
+}
+const openingSchema = new Schema<OpeningRow>(
+  {
+    _id: { type: String, required: true },
+    number: { type: Number, required: true },
+    thread: { type: String, default: null },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'ticket_openings' },
+);
+openingSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
 
 export const TicketModel =
   (mongoose.models.Ticket as mongoose.Model<TicketRow> | undefined) ??
@@ -116,6 +149,9 @@ export const TicketModel =
 export const OpenLockModel =
   (mongoose.models.TicketOpenLock as mongoose.Model<OpenLockRow> | undefined) ??
   mongoose.model<OpenLockRow>('TicketOpenLock', openLockSchema);
+export const OpeningModel =
+  (mongoose.models.TicketOpening as mongoose.Model<OpeningRow> | undefined) ??
+  mongoose.model<OpeningRow>('TicketOpening', openingSchema);
 export const HandledInteractionModel =
   (mongoose.models.TicketInteraction as mongoose.Model<InteractionRow> | undefined) ??
   mongoose.model<InteractionRow>('TicketInteraction', interactionSchema);

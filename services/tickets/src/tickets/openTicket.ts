@@ -7,40 +7,54 @@ import {
   platformProblem,
   postOnce,
 } from '@guildhall/shared';
-import { type APIThreadChannel, ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
+import { ChannelType, ThreadAutoArchiveDuration } from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { loadSettings } from '../settings/loadSettings';
 import { type SettingsRow, TicketTypeModel, type TypeRow } from '../settings/model';
-import { lockId, nextTicketNumber, OpenLockModel, TicketModel, type TicketRow, ticketId } from './model';
+import {
+  lockId,
+  nextTicketNumber,
+  OpeningModel,
+  type OpeningRow,
+  OpenLockModel,
+  TicketModel,
+  type TicketRow,
+  ticketId,
+} from './model';
 import { toTicket } from './toTicket';
 import { fillWelcome, staffLine, welcomeMessage } from './welcomeMessage';
 
-/** What opening needs before anything is created: the guild's settings and the type. */
+/** What opening needs before anything is created: the guild's settings, the type, the open being resumed if any. */
 export interface OpenContext {
   settings: SettingsRow;
   type: TypeRow;
+  /** The steps an earlier run of the same open (same key) took; null when it is a new one (see `openTicket`). */
+  opening: OpeningRow | null;
 }
 
 /**
  * The checks that come before opening (also before showing the questions modal): the type exists (404), the panel
  * was posted (409: tickets live in threads of the panel channel), the opener is not blacklisted (409), and for a
- * `oneOpen` type the opener has no unclosed ticket of it (409 naming that ticket).
+ * `oneOpen` type the opener has no unclosed ticket of it (409 naming that ticket) other than the one the open of
+ * `key` took (resumed).
  */
-export async function checkCanOpen(guild: string, typeId: string, opener: string): Promise<OpenContext> {
-  const [settings, type] = await Promise.all([
+export async function checkCanOpen(guild: string, typeId: string, opener: string, key?: string): Promise<OpenContext> {
+  const [settings, type, opening] = await Promise.all([
     loadSettings(guild),
     TicketTypeModel.findOne({ _id: typeId, guild }).lean<TypeRow>(),
+    key ? OpeningModel.findById(key).lean<OpeningRow>() : null,
   ]);
   if (!type) throw notFound(`Ticket type ${typeId} does not exist in this guild`);
   if (!settings.panelChannel) throw conflict('Tickets are not set up yet: post the ticket panel first');
   if (settings.blacklist.includes(opener)) throw conflict('This member is blacklisted from opening tickets');
   if (type.oneOpen) {
     const held = await OpenLockModel.findById(lockId(guild, type._id, opener)).lean();
-    if (held) throw conflict(`This member already has an open ${type.name} ticket (#${held.number})`);
+    if (held && held.number !== opening?.number)
+      throw conflict(`This member already has an open ${type.name} ticket (#${held.number})`);
   }
-  return { settings, type };
+  return { settings, type, opening };
 }
 
 /**
@@ -48,8 +62,12 @@ export async function checkCanOpen(guild: string, typeId: string, opener: string
  * `body.answers.<i>`), takes the next per-guild number, creates a private, non-invitable thread under the panel
  * channel, adds the opener, posts the welcome message (staff roles mentioned: with a ping when `pingStaff`, else by
  * an edit, which adds their members to the thread without notifying them; posted once per thread, `postOnce`), and
- * publishes `ticket.opened`.
+ * publishes `ticket.opened` (once per ticket).
  * A platform refusal undoes what was created and throws 502. Returns the stored ticket.
+ * `key` (optional, e.g. the interaction id) makes it resumable: the number and the thread it took are remembered
+ * under it (`OpeningModel`), so a second call with the same key (the interaction redelivered after the process died
+ * half-way) finishes that same ticket instead of opening another. A thread created just before the process died,
+ * before it was remembered, is found among the guild's active threads by its name.
  */
 export async function openTicket(
   ctx: TicketsContext,
@@ -57,41 +75,94 @@ export async function openTicket(
   typeId: string,
   opener: Actor,
   answers: string[],
+  key?: string,
 ): Promise<TicketRow> {
-  const { settings, type } = await checkCanOpen(guild, typeId, opener.id);
+  const { settings, type, opening } = await checkCanOpen(guild, typeId, opener.id, key);
   checkAnswers(type, answers);
-  const number = await nextTicketNumber(guild);
+  const number = opening?.number ?? (await nextTicketNumber(guild));
+  if (key && !opening) await OpeningModel.create({ _id: key, number, thread: null, at: new Date() });
   const lock = lockId(guild, type._id, opener.id);
   if (type.oneOpen) {
-    await OpenLockModel.create({ _id: lock, number }).catch((err) => {
-      if (isDuplicateKey(err)) throw conflict(`This member already has an open ${type.name} ticket`);
-      throw err;
+    await OpenLockModel.create({ _id: lock, number }).catch(async (err) => {
+      if (!isDuplicateKey(err)) throw err;
+      if (!(await OpenLockModel.exists({ _id: lock, number })))
+        throw conflict(`This member already has an open ${type.name} ticket`);
     });
   }
   const release = () => (type.oneOpen ? OpenLockModel.deleteOne({ _id: lock, number }) : Promise.resolve());
-  let thread: APIThreadChannel;
-  try {
-    thread = await ctx.platform.channels.createThread(
-      settings.panelChannel as string,
-      {
-        name: `ticket-${String(number).padStart(4, '0')}`,
-        type: ChannelType.PrivateThread,
-        invitable: false,
-        auto_archive_duration: ThreadAutoArchiveDuration.OneWeek,
-      },
-      undefined,
-      { reason: `Ticket #${number} opened by ${opener.name} (${opener.id})` },
-    );
-  } catch (err) {
-    await release();
-    throw platformProblem(err, 'create the ticket thread');
+  const name = `ticket-${String(number).padStart(4, '0')}`;
+  let row = opening ? await TicketModel.findById(ticketId(guild, number)).lean<TicketRow>() : null;
+  if (!row) {
+    let thread: string;
+    try {
+      thread =
+        (opening && (await threadTaken(ctx, guild, settings.panelChannel as string, opening, name))) ||
+        (
+          await ctx.platform.channels.createThread(
+            settings.panelChannel as string,
+            {
+              name,
+              type: ChannelType.PrivateThread,
+              invitable: false,
+              auto_archive_duration: ThreadAutoArchiveDuration.OneWeek,
+            },
+            undefined,
+            { reason: `Ticket #${number} opened by ${opener.name} (${opener.id})` },
+          )
+        ).id;
+    } catch (err) {
+      await release();
+      throw platformProblem(err, 'create the ticket thread');
+    }
+    if (key) await OpeningModel.updateOne({ _id: key }, { $set: { thread } });
+    row = newTicket(guild, number, thread, type, opener);
+    await TicketModel.create(row);
   }
+  try {
+    await ctx.platform.threads.addMember(row.thread, opener.id);
+    const welcome = await ctx.platform.channels.createMessage(row.thread, {
+      ...welcomeMessage(settings, type, opener.id, number, answers),
+      ...postOnce(`ticket-welcome:${row.thread}`),
+    });
+    await captureMessage(ctx, welcome, row);
+    if (!settings.pingStaff && type.staffRoles.length) {
+      await ctx.platform.channels.editMessage(row.thread, welcome.id, {
+        content: fillWelcome(settings.welcomeText, opener.id, type.name, number) + staffLine(type),
+        allowed_mentions: { users: [opener.id], roles: type.staffRoles },
+      });
+    }
+  } catch (err) {
+    await undoOpen(ctx, row, release);
+    throw platformProblem(err, 'set up the ticket thread');
+  }
+  await ctx.outbox.emit(guild, 'ticket.opened', toTicket(row), `ticket.opened:${row._id}`);
+  return row;
+}
+
+/**
+ * The thread an earlier run of a resumed open took: the one it remembered, else an active thread of the panel
+ * channel with the ticket's name (created just before that run died); null when it had created none.
+ */
+async function threadTaken(
+  ctx: TicketsContext,
+  guild: string,
+  panelChannel: string,
+  opening: OpeningRow,
+  name: string,
+): Promise<string | null> {
+  if (opening.thread) return opening.thread;
+  const { threads } = await ctx.platform.guilds.getActiveThreads(guild);
+  return threads.find((t) => 'parent_id' in t && t.parent_id === panelChannel && t.name === name)?.id ?? null;
+}
+
+/** A ticket as it is first stored: open, unclaimed, its inactivity clock starting now. */
+function newTicket(guild: string, number: number, thread: string, type: TypeRow, opener: Actor): TicketRow {
   const now = new Date();
-  const row: TicketRow = {
+  return {
     _id: ticketId(guild, number),
     guild,
     number,
-    thread: thread.id,
+    thread,
     type: type._id,
     typeName: type.name,
     opener: opener.id,
@@ -110,26 +181,6 @@ export async function openTicket(
     reminder: null,
     holdsLock: type.oneOpen,
   };
-  await TicketModel.create(row);
-  try {
-    await ctx.platform.threads.addMember(thread.id, opener.id);
-    const welcome = await ctx.platform.channels.createMessage(thread.id, {
-      ...welcomeMessage(settings, type, opener.id, number, answers),
-      ...postOnce(`ticket-welcome:${thread.id}`),
-    });
-    await captureMessage(ctx, welcome, row);
-    if (!settings.pingStaff && type.staffRoles.length) {
-      await ctx.platform.channels.editMessage(thread.id, welcome.id, {
-        content: fillWelcome(settings.welcomeText, opener.id, type.name, number) + staffLine(type),
-        allowed_mentions: { users: [opener.id], roles: type.staffRoles },
-      });
-    }
-  } catch (err) {
-    await undoOpen(ctx, row, release);
-    throw platformProblem(err, 'set up the ticket thread');
-  }
-  await ctx.outbox.emit(guild, 'ticket.opened', toTicket(row));
-  return row;
 }
 
 function checkAnswers(type: TypeRow, answers: string[]): void {

@@ -46,17 +46,43 @@ export function transitionTicket(
   return reopenTicket(ctx, id, actor);
 }
 
-/** open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. */
-export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
-  const claimedAt = Date.now();
-  const after = await TicketModel.findOneAndUpdate(
-    { _id: id, status: { $in: FROM.claim } },
-    { $set: { status: 'claimed', claimedBy: actor.id, claimedName: actor.name } },
-    { returnDocument: 'after' },
-  ).lean<TicketRow>();
+/**
+ * The ticket `filter` names as the change made under `key` left it, when it is in state `status`: the change was
+ * made by an earlier run of the same keyed action (its process died before finishing); null otherwise.
+ */
+async function changedBy(
+  filter: QueryFilter<TicketRow>,
+  key: string | undefined,
+  status: TicketStatusValue,
+): Promise<TicketRow | null> {
+  if (!key) return null;
+  return TicketModel.findOne({ ...filter, status, 'transition.key': key }).lean<TicketRow>();
+}
+
+/**
+ * open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. With `key`
+ * (a button's interaction id) the claim is recorded with it: a second run with the same key (redelivered after a
+ * crash) finishes that claim (its notice posted once, its event emitted once) instead of refusing it.
+ */
+export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor, key?: string): Promise<TicketRow> {
+  const claimedAt = new Date();
+  const after =
+    (await TicketModel.findOneAndUpdate(
+      { _id: id, status: { $in: FROM.claim } },
+      {
+        $set: {
+          status: 'claimed',
+          claimedBy: actor.id,
+          claimedName: actor.name,
+          transition: key ? { key, at: claimedAt } : null,
+        },
+      },
+      { returnDocument: 'after' },
+    ).lean<TicketRow>()) ?? (await changedBy({ _id: id }, key, 'claimed'));
   if (!after) throw await refusal(id, 'claim');
-  await notify(ctx, after, `claim:${claimedAt}`, `🙋 <@${actor.id}> claimed this ticket and will help you.`);
-  await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(after));
+  const at = (after.transition?.at ?? claimedAt).getTime();
+  await notify(ctx, after, `claim:${at}`, `🙋 <@${after.claimedBy}> claimed this ticket and will help you.`);
+  await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(after), `ticket.claimed:${id}:${at}`);
   return after;
 }
 
@@ -66,60 +92,86 @@ export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor)
  * (the transcript stays); another refusal puts the ticket back as it was and throws 502. Frees the one-open slot.
  * Its archived attachments expire `TICKET_ATTACHMENT_RETENTION_DAYS` after the close.
  * Publishes `ticket.closed`, then posts the transcript (`publishTranscript`, best effort). `actor` null = closed by
- * the service (inactivity).
+ * the service (inactivity). With `key` (a button's interaction id) a second run with the same key (redelivered after
+ * a crash) finishes that close (notice, lock and archive, slot, event and transcripts, each once) instead of refusing
+ * it; a platform refusal then throws 502 without putting the ticket back (its state before is not known any more).
  */
 export async function closeTicket(
   ctx: TicketsContext,
   filter: QueryFilter<TicketRow>,
   actor: Actor | null,
   reason: string | null,
+  key?: string,
 ): Promise<TicketRow> {
-  const closedAt = new Date();
+  const now = new Date();
   const before = await TicketModel.findOneAndUpdate(
     { ...filter, status: { $in: FROM.close } },
-    { $set: { status: 'closed', closedBy: actor?.id ?? null, closeReason: reason, closedAt, holdsLock: false } },
+    {
+      $set: {
+        status: 'closed',
+        closedBy: actor?.id ?? null,
+        closeReason: reason,
+        closedAt: now,
+        holdsLock: false,
+        transition: key ? { key, at: now } : null,
+      },
+    },
   ).lean<TicketRow>();
-  if (!before) throw await refusal(String(filter._id), 'close');
-  const after: TicketRow = {
-    ...before,
-    status: 'closed',
-    closedBy: actor?.id ?? null,
-    closeReason: reason,
-    closedAt,
-    holdsLock: false,
-  };
-  const who = actor ? `<@${actor.id}>` : 'the service';
-  const notice = `🔒 Ticket closed by ${who}${reason ? `: ${reason}` : '.'}`;
+  const after: TicketRow | null = before
+    ? {
+        ...before,
+        status: 'closed',
+        closedBy: actor?.id ?? null,
+        closeReason: reason,
+        closedAt: now,
+        holdsLock: false,
+        transition: key ? { key, at: now } : null,
+      }
+    : await changedBy(filter, key, 'closed');
+  if (!after) throw await refusal(String(filter._id), 'close');
+  const closedAt = after.closedAt ?? now;
+  const who = after.closedBy ? `<@${after.closedBy}>` : 'the service';
+  const notice = `🔒 Ticket closed by ${who}${after.closeReason ? `: ${after.closeReason}` : '.'}`;
   try {
     await notifyOrThrow(ctx, after, `close:${closedAt.getTime()}`, notice);
     await ctx.platform.channels.edit(
       after.thread,
       { locked: true, archived: true },
       {
-        reason: cutCodePoints(`Ticket #${after.number} closed${reason ? `: ${reason}` : ''}`, TEXT_LIMITS.auditReason),
+        reason: cutCodePoints(
+          `Ticket #${after.number} closed${after.closeReason ? `: ${after.closeReason}` : ''}`,
+          TEXT_LIMITS.auditReason,
+        ),
       },
     );
   } catch (err) {
     if (!isPlatformNotFound(err)) {
-      await TicketModel.updateOne(
-        { _id: before._id, status: 'closed', closedAt },
-        {
-          $set: {
-            status: before.status,
-            closedBy: before.closedBy,
-            closeReason: before.closeReason,
-            closedAt: before.closedAt,
-            holdsLock: before.holdsLock,
+      if (before)
+        await TicketModel.updateOne(
+          { _id: before._id, status: 'closed', closedAt },
+          {
+            $set: {
+              status: before.status,
+              closedBy: before.closedBy,
+              closeReason: before.closeReason,
+              closedAt: before.closedAt,
+              holdsLock: before.holdsLock,
+              transition: before.transition ?? null,
+            },
           },
-        },
-      );
+        );
       throw platformProblem(err, 'lock and archive the ticket thread');
     }
   }
-  if (before.holdsLock)
-    await OpenLockModel.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
+  // the slot this ticket holds, if any (a resumed close no longer knows whether it held it)
+  await OpenLockModel.deleteOne({ _id: lockId(after.guild, after.type, after.opener), number: after.number });
   await expireChannelAttachments(after.thread, attachmentExpiry(ctx, closedAt));
-  await ctx.outbox.emit(after.guild, 'ticket.closed', toTicket(after));
+  await ctx.outbox.emit(
+    after.guild,
+    'ticket.closed',
+    toTicket(after),
+    `ticket.closed:${after._id}:${closedAt.getTime()}`,
+  );
   await publishTranscript(ctx, after);
   return after;
 }
@@ -144,6 +196,7 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
     openerSpokeLast: false,
     remindedAt: null,
     reminder: null,
+    transition: null,
   };
   const before = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.reopen } },
