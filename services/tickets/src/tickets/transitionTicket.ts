@@ -104,30 +104,19 @@ export async function closeTicket(
   key?: string,
 ): Promise<TicketRow> {
   const now = new Date();
+  const change = {
+    status: 'closed' as const,
+    closedBy: actor?.id ?? null,
+    closeReason: reason,
+    closedAt: now,
+    holdsLock: false,
+    transition: key ? { key, at: now } : null,
+  };
   const before = await TicketModel.findOneAndUpdate(
     { ...filter, status: { $in: FROM.close } },
-    {
-      $set: {
-        status: 'closed',
-        closedBy: actor?.id ?? null,
-        closeReason: reason,
-        closedAt: now,
-        holdsLock: false,
-        transition: key ? { key, at: now } : null,
-      },
-    },
+    { $set: change },
   ).lean<TicketRow>();
-  const after: TicketRow | null = before
-    ? {
-        ...before,
-        status: 'closed',
-        closedBy: actor?.id ?? null,
-        closeReason: reason,
-        closedAt: now,
-        holdsLock: false,
-        transition: key ? { key, at: now } : null,
-      }
-    : await changedBy(filter, key, 'closed');
+  const after: TicketRow | null = before ? { ...before, ...change } : await changedBy(filter, key, 'closed');
   if (!after) throw await refusal(String(filter._id), 'close');
   const closedAt = after.closedAt ?? now;
   const who = after.closedBy ? `<@${after.closedBy}>` : 'the service';
