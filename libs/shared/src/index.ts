@@ -4,6 +4,7 @@ export * from './bus/cacheInvalidation';
 export * from './bus/consumers';
 export * from './bus/deadLetters';
 export * from './bus/dispatch';
+export * from './bus/dispatchIds';
 export * from './bus/dispatchSubjects';
 export * from './bus/eventBus';
 export * from './bus/outbox';

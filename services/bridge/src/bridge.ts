@@ -1,6 +1,6 @@
 import { REST } from '@discordjs/rest';
 import { CloseCodes, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus } from '@discordjs/ws';
-import { BRIDGE_INTENTS, dispatchSubject, EventBus, type Logger } from '@guildhall/shared';
+import { BRIDGE_INTENTS, dispatchMsgId, dispatchSubject, EventBus, type Logger } from '@guildhall/shared';
 import {
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
@@ -65,15 +65,6 @@ interface DispatchTag {
   sessionId: string;
   seq: number;
   t: string;
-}
-
-/**
- * The de-duplication id of a dispatch: `<shard>:<session id>:<sequence>`. A RESUME keeps the session and replays
- * missed events with their original sequence numbers, so a replayed event gets the id it had the first time and
- * JetStream (10-minute duplicate window) stores it once, also across a bridge restart (the session is persisted).
- */
-export function dispatchMsgId(shardId: number, sessionId: string, sequence: number): string {
-  return `${shardId}:${sessionId}:${sequence}`;
 }
 
 /**

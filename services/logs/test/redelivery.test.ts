@@ -2,7 +2,8 @@ import type { BusMessage, Dispatch, PlatformApi } from '@guildhall/shared';
 import { connectMongo, createLogger, disconnectMongo, newSnowflake } from '@guildhall/shared';
 import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose from 'mongoose';
-import { memberAdded, memberUpdated } from '../src/journal/fromMembers';
+import { dispatchKey } from '../src/dispatch';
+import { banChanged, memberAdded, memberUpdated } from '../src/journal/fromMembers';
 import { channelChanged, expressionsUpdated } from '../src/journal/fromStructure';
 import { type EventRow, JournalEventModel } from '../src/journal/model';
 import { Journal, type NewEvent } from '../src/journal/recordEvent';
@@ -18,6 +19,11 @@ import { ChannelDirectory } from '../src/privacy/channelFacts';
 const user = (id: string, username: string) => ({ id, username, global_name: null, discriminator: '0', avatar: null });
 let seq = 1;
 const dispatch = <T extends string>(t: T, d: unknown) => ({ op: 0, t, s: seq++, d }) as unknown as Dispatch;
+/** `d` as the bus delivers it: from the bridge, with its `<shard>:<session>:<sequence>` message id. */
+const delivered = (d: Dispatch, session = 'session-a') =>
+  ({ subject: '', data: d, msgId: `0:${session}:${d.s}`, deliveryCount: 1 }) as BusMessage<Dispatch>;
+/** The key of `d` delivered in `session`. */
+const keyOf = (d: Dispatch, session?: string) => dispatchKey(delivered(d, session));
 const journal = new Journal(10_000, async () => undefined);
 
 /** A journal that stores `survives` events, then throws as if the process had died. */
@@ -81,10 +87,8 @@ it('a member update redelivered after its snapshot was written journals the role
   const member = user('169378578432131074', 'rowan');
   const expected = await everyCrashPoint(
     async (guild) => {
-      await memberAdded(
-        journal,
-        dispatch('GUILD_MEMBER_ADD', { guild_id: guild, user: member, roles: [], nick: null }) as never,
-      );
+      const added = dispatch('GUILD_MEMBER_ADD', { guild_id: guild, user: member, roles: [], nick: null });
+      await memberAdded(journal, added as never, keyOf(added));
       await JournalEventModel.deleteMany({ guild });
     },
     (guild) => {
@@ -94,7 +98,7 @@ it('a member update redelivered after its snapshot was written journals the role
         roles: ['600000000000000001'],
         nick: 'ro',
       });
-      return (j) => memberUpdated(j, update as never);
+      return (j) => memberUpdated(j, update as never, keyOf(update));
     },
   );
   expect(expected.map((e) => e.kind)).toEqual(['member_roles', 'member_nickname']);
@@ -113,13 +117,11 @@ it('an emoji list redelivered after some snapshots were written journals every c
   });
   const expected = await everyCrashPoint(
     async (guild) => {
-      await expressionsUpdated(
-        journal,
-        dispatch('GUILD_EMOJIS_UPDATE', {
-          guild_id: guild,
-          emojis: [emoji('700000000000000001', 'wave'), emoji('700000000000000002', 'gone')],
-        }) as never,
-      );
+      const first = dispatch('GUILD_EMOJIS_UPDATE', {
+        guild_id: guild,
+        emojis: [emoji('700000000000000001', 'wave'), emoji('700000000000000002', 'gone')],
+      });
+      await expressionsUpdated(journal, first as never, keyOf(first));
       await JournalEventModel.deleteMany({ guild });
     },
     (guild) => {
@@ -127,7 +129,7 @@ it('an emoji list redelivered after some snapshots were written journals every c
         guild_id: guild,
         emojis: [emoji('700000000000000001', 'waving'), emoji('700000000000000003', 'new')],
       });
-      return (j) => expressionsUpdated(j, update as never);
+      return (j) => expressionsUpdated(j, update as never, keyOf(update));
     },
   );
   expect(expected.map((e) => `${e.kind}:${e.target}`).sort()).toEqual([
@@ -141,15 +143,12 @@ it('a message edit and deletion redelivered after a crash journal the text as it
   // the channel is known from its snapshot, so the platform is never asked
   const policy = { directory: new ChannelDirectory({} as PlatformApi), botUserId: null };
   const author = user('169378578432131075', 'dario');
-  const messages = (...dispatches: Dispatch[]) =>
-    dispatches.map((data, i) => ({ data, seq: i + 1 }) as unknown as BusMessage<Dispatch>);
+  const messages = (...dispatches: Dispatch[]) => dispatches.map((d) => delivered(d));
   const expected = await everyCrashPoint(
     async (guild) => {
       const channel = channelOf(guild);
-      await channelChanged(
-        journal,
-        dispatch('CHANNEL_CREATE', { id: channel, guild_id: guild, type: 0, name: 'general' }) as never,
-      );
+      const created = dispatch('CHANNEL_CREATE', { id: channel, guild_id: guild, type: 0, name: 'general' });
+      await channelChanged(journal, created as never, keyOf(created));
       await JournalEventModel.deleteMany({ guild });
       await ingestMessages(
         journal,
@@ -194,4 +193,16 @@ it('a message edit and deletion redelivered after a crash journal the text as it
   const stored = await MessageModel.find({ author: author.id }).lean();
   expect(stored.length).toBeGreaterThan(2);
   expect(stored.every((m) => m.content === 'edited text' && m.deletedAt instanceof Date)).toBe(true);
+});
+
+it('the same payload at the same sequence is a new event in a new gateway session, and one event when redelivered', async () => {
+  const guild = newSnowflake();
+  const banned = user('169378578432131076', 'eli');
+  // a new session starts the sequence again: the member banned, unbanned, then banned again at the same sequence
+  const ban = { op: 0, t: 'GUILD_BAN_ADD', s: 7, d: { guild_id: guild, user: banned } } as unknown as Dispatch;
+  await banChanged(journal, ban as never, keyOf(ban, 'session-a'));
+  await banChanged(journal, ban as never, keyOf(ban, 'session-a'));
+  expect((await events(guild)).map((e) => e.kind)).toEqual(['member_ban']);
+  await banChanged(journal, ban as never, keyOf(ban, 'session-b'));
+  expect((await events(guild)).map((e) => e.kind)).toEqual(['member_ban', 'member_ban']);
 });

@@ -1,15 +1,18 @@
 import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
-import { dispatchKey, displayName } from '../dispatch';
+import { displayName } from '../dispatch';
 import { deleteSnapshot, getSnapshot, putSnapshot } from '../snapshots/snapshots';
 import { memberData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
 /** GUILD_MEMBER_ADD -> `member_join` (data: bot, accountCreatedAt, joinedAt). */
-export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_ADD'>): Promise<void> {
+export async function memberAdded(
+  journal: Journal,
+  dispatch: Dispatch<'GUILD_MEMBER_ADD'>,
+  key: string,
+): Promise<void> {
   const d = dispatch.d;
   if (!d.user) return;
-  const key = dispatchKey(dispatch);
   await putSnapshot(d.guild_id, 'member', d.user.id, memberData({ ...d, user: d.user }), key);
   await journal.record({
     guild: d.guild_id,
@@ -24,9 +27,12 @@ export async function memberAdded(journal: Journal, dispatch: Dispatch<'GUILD_ME
 }
 
 /** GUILD_MEMBER_REMOVE -> `member_leave` (data: roles held, joinedAt, both from the snapshot when known). */
-export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_REMOVE'>): Promise<void> {
+export async function memberRemoved(
+  journal: Journal,
+  dispatch: Dispatch<'GUILD_MEMBER_REMOVE'>,
+  key: string,
+): Promise<void> {
   const d = dispatch.d;
-  const key = dispatchKey(dispatch);
   const before = await deleteSnapshot(d.guild_id, 'member', d.user.id, key);
   await journal.record({
     guild: d.guild_id,
@@ -48,10 +54,13 @@ export async function memberRemoved(journal: Journal, dispatch: Dispatch<'GUILD_
  * (`journalBlindChange`); both paths store it under the audit source's id, so a race between them stores one event.
  * `at` is when the dispatch was processed until the audit entry gives its time.
  */
-export async function memberUpdated(journal: Journal, dispatch: Dispatch<'GUILD_MEMBER_UPDATE'>): Promise<void> {
+export async function memberUpdated(
+  journal: Journal,
+  dispatch: Dispatch<'GUILD_MEMBER_UPDATE'>,
+  key: string,
+): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
-  const key = dispatchKey(dispatch);
   const existing = await getSnapshot(d.guild_id, 'member', d.user.id);
   const blind = !existing || existing.deleted;
   const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after, key, blind);
@@ -122,6 +131,7 @@ export async function journalBlindChange(
 export async function banChanged(
   journal: Journal,
   dispatch: Dispatch<'GUILD_BAN_ADD' | 'GUILD_BAN_REMOVE'>,
+  key: string,
 ): Promise<void> {
   const d = dispatch.d;
   await journal.record({
@@ -131,6 +141,6 @@ export async function banChanged(
     targetName: displayName(d.user),
     channel: null,
     data: {},
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
   });
 }

@@ -1,6 +1,5 @@
 import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
-import { dispatchKey } from '../dispatch';
 import { deleteSnapshot, getSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
 import { changedKeys, channelView, diffData, guildData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
@@ -11,9 +10,9 @@ type Obj = Record<string, unknown>;
 export async function roleChanged(
   journal: Journal,
   dispatch: Dispatch<'GUILD_ROLE_CREATE' | 'GUILD_ROLE_UPDATE'>,
+  key: string,
 ): Promise<void> {
   const { guild_id: guild, role } = dispatch.d;
-  const key = dispatchKey(dispatch);
   const prev = await putSnapshot(guild, 'role', role.id, role as unknown as Obj, key);
   const base = { guild, target: role.id, targetName: role.name, channel: null, dedupe: key };
   if (dispatch.t === 'GUILD_ROLE_CREATE' || !prev || prev.deleted) {
@@ -27,9 +26,12 @@ export async function roleChanged(
 }
 
 /** GUILD_ROLE_DELETE -> `role_delete` (data: the role as last seen, null when never seen; undoable). */
-export async function roleDeleted(journal: Journal, dispatch: Dispatch<'GUILD_ROLE_DELETE'>): Promise<void> {
+export async function roleDeleted(
+  journal: Journal,
+  dispatch: Dispatch<'GUILD_ROLE_DELETE'>,
+  key: string,
+): Promise<void> {
   const { guild_id: guild, role_id } = dispatch.d;
-  const key = dispatchKey(dispatch);
   const prev = await deleteSnapshot(guild, 'role', role_id, key);
   await journal.record({
     guild,
@@ -53,6 +55,7 @@ export async function channelChanged(
   dispatch: Dispatch<
     'CHANNEL_CREATE' | 'CHANNEL_UPDATE' | 'CHANNEL_DELETE' | 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE'
   >,
+  key: string,
 ): Promise<void> {
   const channel = dispatch.d as unknown as Obj & { id: string; guild_id?: string; name?: string };
   const guild = channel.guild_id;
@@ -62,7 +65,7 @@ export async function channelChanged(
     target: channel.id,
     targetName: channel.name ?? null,
     channel: channel.id,
-    dedupe: dispatchKey(dispatch),
+    dedupe: key,
   };
   if (dispatch.t === 'CHANNEL_DELETE' || dispatch.t === 'THREAD_DELETE') {
     const prev = await deleteSnapshot(guild, 'channel', channel.id, base.dedupe);
@@ -96,11 +99,10 @@ function createdAt(channel: Obj & { id: string }): Date {
  * GUILD_UPDATE -> `guild_update` (data: before, after, changes over the fields of `GUILD_FIELDS`; a field absent from
  * the payload keeps its snapshot value, unknown fields are never compared).
  */
-export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_UPDATE'>): Promise<void> {
+export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_UPDATE'>, key: string): Promise<void> {
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
   const prevRow = await getSnapshot(d.id, 'guild', d.id);
   const after = { ...prevRow?.data, ...guildData(d) };
-  const key = dispatchKey(dispatch);
   const prev = await putSnapshot(d.id, 'guild', d.id, after, key);
   if (!prev) return;
   const keys = changedKeys(prev.data, after);
@@ -124,13 +126,13 @@ export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_U
 export async function expressionsUpdated(
   journal: Journal,
   dispatch: Dispatch<'GUILD_EMOJIS_UPDATE' | 'GUILD_STICKERS_UPDATE'>,
+  key: string,
 ): Promise<void> {
   const type = dispatch.t === 'GUILD_EMOJIS_UPDATE' ? 'emoji' : 'sticker';
   const guild = dispatch.d.guild_id;
   const items = ('emojis' in dispatch.d ? dispatch.d.emojis : dispatch.d.stickers) as unknown as Array<
     Obj & { id: string; name: string }
   >;
-  const key = dispatchKey(dispatch);
   for (const item of items) {
     const prev = await putSnapshot(guild, type, item.id, item, key);
     const base = { guild, target: item.id, targetName: item.name, channel: null, dedupe: `${key}:${item.id}` };

@@ -1,4 +1,5 @@
 import type { BusMessage, Dispatch } from '@guildhall/shared';
+import { dispatchKey } from '../dispatch';
 import { ingestGuildCreate } from '../snapshots/ingestGuildCreate';
 import { ingestMembersChunk } from '../snapshots/ingestMembersChunk';
 import { auditEntryCreated } from './fromAuditEntry';
@@ -33,29 +34,30 @@ export const JOURNAL_DISPATCHES = [
   'GUILD_STICKERS_UPDATE',
 ] as const;
 
-/** Routes one platform dispatch to the code that snapshots and journals it. */
+/** Routes one platform dispatch to the code that snapshots and journals it (its identity: `dispatchKey`). */
 export async function ingestPlatform(
   journal: Journal,
   botUserId: string | null,
   msg: BusMessage<Dispatch<(typeof JOURNAL_DISPATCHES)[number]>>,
 ): Promise<void> {
   const dispatch = msg.data;
+  const key = dispatchKey(msg);
   switch (dispatch.t) {
     case 'GUILD_CREATE':
       return ingestGuildCreate(dispatch.d);
     case 'GUILD_MEMBERS_CHUNK':
       return ingestMembersChunk(dispatch.d);
     case 'GUILD_UPDATE':
-      return guildUpdated(journal, dispatch);
+      return guildUpdated(journal, dispatch, key);
     case 'GUILD_MEMBER_ADD':
-      return memberAdded(journal, dispatch);
+      return memberAdded(journal, dispatch, key);
     case 'GUILD_MEMBER_REMOVE':
-      return memberRemoved(journal, dispatch);
+      return memberRemoved(journal, dispatch, key);
     case 'GUILD_MEMBER_UPDATE':
-      return memberUpdated(journal, dispatch);
+      return memberUpdated(journal, dispatch, key);
     case 'GUILD_BAN_ADD':
     case 'GUILD_BAN_REMOVE':
-      return banChanged(journal, dispatch);
+      return banChanged(journal, dispatch, key);
     case 'GUILD_AUDIT_LOG_ENTRY_CREATE':
       return auditEntryCreated(journal, dispatch.d, botUserId);
     case 'CHANNEL_CREATE':
@@ -64,14 +66,14 @@ export async function ingestPlatform(
     case 'THREAD_CREATE':
     case 'THREAD_UPDATE':
     case 'THREAD_DELETE':
-      return channelChanged(journal, dispatch);
+      return channelChanged(journal, dispatch, key);
     case 'GUILD_ROLE_CREATE':
     case 'GUILD_ROLE_UPDATE':
-      return roleChanged(journal, dispatch);
+      return roleChanged(journal, dispatch, key);
     case 'GUILD_ROLE_DELETE':
-      return roleDeleted(journal, dispatch);
+      return roleDeleted(journal, dispatch, key);
     case 'GUILD_EMOJIS_UPDATE':
     case 'GUILD_STICKERS_UPDATE':
-      return expressionsUpdated(journal, dispatch);
+      return expressionsUpdated(journal, dispatch, key);
   }
 }

@@ -40,14 +40,16 @@ export async function ingestMessages(
     await queueAttachments(creates.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
     creates = [];
   };
-  for (const { data: dispatch } of batch) {
+  for (const msg of batch) {
+    const dispatch = msg.data;
     if (dispatch.t === 'MESSAGE_CREATE') {
       const captured = await toRow(policy, dispatch.d as GatewayMessageCreateDispatchData);
       if (captured) creates.push(captured);
       continue;
     }
     await flushCreates();
-    if (dispatch.t === 'MESSAGE_UPDATE') await applyEdit(journal, policy, dispatch as Dispatch<'MESSAGE_UPDATE'>);
+    if (dispatch.t === 'MESSAGE_UPDATE')
+      await applyEdit(journal, policy, msg as BusMessage<Dispatch<'MESSAGE_UPDATE'>>);
     else if (dispatch.t === 'MESSAGE_DELETE')
       await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
     else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
@@ -157,8 +159,12 @@ async function applyEditedFiles(guild: string, message: string, files: APIAttach
  * journals it again under the same dedupe key (stored once). An edit of a message not stored, carrying its author, is
  * stored as new (its text is then the earliest known).
  */
-async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch<'MESSAGE_UPDATE'>): Promise<void> {
-  const d = dispatch.d;
+async function applyEdit(
+  journal: Journal,
+  policy: LogPolicy,
+  msg: BusMessage<Dispatch<'MESSAGE_UPDATE'>>,
+): Promise<void> {
+  const d = msg.data.d;
   if (!d.guild_id) return;
   if (Array.isArray(d.attachments)) await applyEditedFiles(d.guild_id, d.id, d.attachments);
   if (typeof d.content !== 'string') return;
@@ -181,7 +187,7 @@ async function applyEdit(journal: Journal, policy: LogPolicy, dispatch: Dispatch
     targetName: before.authorName,
     channel: before.channel,
     data: { message: before._id, before: before.content, after: d.content, original: before.original },
-    dedupe: `message_edit:${d.id}:${d.edited_timestamp ?? dispatchKey(dispatch)}`,
+    dedupe: `message_edit:${d.id}:${d.edited_timestamp ?? dispatchKey(msg)}`,
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
     at: happened,
   });
