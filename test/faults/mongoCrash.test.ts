@@ -100,7 +100,9 @@ it('keeps every acknowledged case when the database is killed -9 mid-write, and 
     const started = Date.now();
     const answer = method === 'GET' ? await api.get(path) : await api.post(path, body);
     const took = Date.now() - started;
-    expect({ path, status: answer.status, fast: took < 2000 }).toEqual({ path, status: 503, fast: true });
+    // prompt: MONGO_TIMEOUT_MS (1.5 s) waiting for a server, plus room for a loaded machine; a request that hung
+    // instead would answer only at the gateway's 30 s upstream timeout
+    expect({ path, status: answer.status, prompt: took < 5_000 }).toEqual({ path, status: 503, prompt: true });
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   }
   mongoProcess = (await startMongo()).child;

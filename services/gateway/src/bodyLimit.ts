@@ -26,8 +26,8 @@ export function declaredBodyLimit(limit: number): RequestHandler {
 /**
  * Counts the body bytes while the proxy streams them (for chunked bodies, or a client sending more than it
  * declared). Must run right before the proxy: it pauses the request so no chunk is missed until the proxy pipes
- * it. Past `limit` it stops the upload, calls `abortUpstream`, and answers 413 problem+json with
- * `Connection: close`.
+ * it. Past `limit` it stops the upload, calls `abortUpstream`, answers 413 problem+json and drops the rest of the
+ * body as it arrives.
  */
 export function guardStreamedBody(req: Request, res: Response, limit: number, abortUpstream: () => void): void {
   let seen = 0;
@@ -39,10 +39,9 @@ export function guardStreamedBody(req: Request, res: Response, limit: number, ab
     req.unpipe();
     res.locals.bodyTooLarge = true;
     abortUpstream();
-    if (!res.headersSent) {
-      res.setHeader('connection', 'close');
-      sendProblem(res, tooLarge(limit));
-    }
+    if (!res.headersSent) sendProblem(res, tooLarge(limit));
+    // the rest of the body is read and dropped, so a client still sending it reads the 413 instead of a broken pipe
+    // (closing the connection at once cuts it off mid-write); Node's requestTimeout bounds a body that never ends
     req.resume();
   };
   req.on('data', onData);
