@@ -87,6 +87,14 @@ beforeAll(async () => {
     (r) => r.status === 200 && r.body.events.length >= 1,
     120_000,
   );
+  // community keeps the structure from its own consumer, which the journal above says nothing about: wait until it
+  // has the day's role changes (the Event Team role created, the deleted role gone)
+  const ids = (r: Answer) => (r.body.roles as Array<{ id: string }>).map((role) => role.id);
+  await waitFor(
+    () => owner.get(`/api/v1/servers/${g}/structure`),
+    (r) => r.status === 200 && ids(r).includes(sys.day.eventTeamRole) && !ids(r).includes(sys.day.deletedRole),
+    120_000,
+  );
 }, 360_000);
 
 afterAll(async () => {
