@@ -19,7 +19,7 @@ const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { loadTest, sampleLatency, cpuMs } = require('./lib/measure');
 const { startBareExpress } = require('./lib/ceilings');
-const { seedMessages, seedJournal, seedCases } = require('./lib/seed');
+const { seedMessages, seedJournal, seedCases, fixturePeople } = require('./lib/seed');
 
 const PROCESSES = ['moderation', 'tickets', 'logs', 'community', 'billing', 'gateway'];
 
@@ -82,9 +82,10 @@ async function main() {
     );
     const logsDb = mongo.db(sys.dbName('logs'));
     process.stdout.write(`seeding ${opts.events} events, ${opts.cases} cases, ${opts.messages} messages\n`);
-    const people = await seedJournal(logsDb, { guild, count: opts.events, dayStart: sys.dayStart });
-    await seedCases(mongo.db(sys.dbName('moderation')), { guild, count: opts.cases, dayStart: sys.dayStart });
-    if (opts.messages) await seedMessages(logsDb, { guild, count: opts.messages, dayStart: sys.dayStart });
+    const people = fixturePeople(sys.fake);
+    await seedJournal(logsDb, { guild, count: opts.events, people });
+    await seedCases(mongo.db(sys.dbName('moderation')), { guild, count: opts.cases, people });
+    if (opts.messages) await seedMessages(logsDb, { guild, count: opts.messages, people });
     const members = people.slice(3).map((p) => p.id);
 
     const settingsPath = `/api/v1/servers/${guild}/tickets/settings`;
