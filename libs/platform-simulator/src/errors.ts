@@ -46,6 +46,7 @@ export const errors = {
   invalidJson: () => new DiscordError(400, 50109, 'The request body contains invalid JSON.'),
   wrongChannelType: () => new DiscordError(400, 50024, 'Cannot execute action on this channel type'),
   threadArchived: () => new DiscordError(400, 50083, 'Thread is archived'),
+  interactionAcknowledged: () => new DiscordError(400, 40060, 'Interaction has already been acknowledged.'),
   /** 400 code 50035 "Invalid Form Body" with one field error at a dotted path (e.g. `message.content`). */
   invalidField: (path: string, code: string, message: string) => invalidFormBody([{ path, code, message }]),
 };

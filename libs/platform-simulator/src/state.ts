@@ -66,6 +66,8 @@ export class PlatformState {
   readonly refreshTokens = new Map<string, OAuthGrant>();
   /** The original response message of each interaction, by interaction token. */
   readonly interactionOriginals = new Map<string, APIMessage>();
+  /** Interactions that got their one callback, by interaction id (a second callback answers 400 40060). */
+  readonly acknowledgedInteractions = new Set<string>();
   /** Who made each interaction and where, by interaction token (see `useComponent`). */
   readonly interactionOrigins = new Map<string, InteractionOrigin>();
   /** The modal open for each user (the bot answered one of their interactions with callback type 9). */
@@ -122,6 +124,7 @@ export class PlatformState {
     ])
       map.clear();
     this.closedDms.clear();
+    this.acknowledgedInteractions.clear();
     this.users.clear();
     this.users.set(this.botUser.id, this.botUser);
     this.lastOAuthUserId = undefined;

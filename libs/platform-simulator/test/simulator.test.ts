@@ -310,7 +310,7 @@ describe('fake chat platform', () => {
       auth: false,
     });
     expect(edited).toMatchObject({ content: 'Done' });
-    await rest.post(Routes.interactionCallback(interaction.id, 'tok2'), {
+    await rest.post(Routes.interactionCallback('123456789012345679', 'tok2'), {
       body: {
         type: InteractionResponseType.Modal,
         data: {
@@ -327,6 +327,22 @@ describe('fake chat platform', () => {
         .map((c) => (c.body as { type: number }).type),
     ).toEqual([5, 9]);
     fake.assertNoViolations();
+  });
+
+  it('refuses a second callback to one interaction with 400 40060, as Discord does', async () => {
+    const interaction = { id: '123456789012345680', token: 'tok3' };
+    const reply = { type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'Filed' } };
+    await rest.post(Routes.interactionCallback(interaction.id, interaction.token), { body: reply, auth: false });
+    const second = await rest
+      .post(Routes.interactionCallback(interaction.id, interaction.token), { body: reply, auth: false })
+      .catch((err: unknown) => err);
+    expect(second).toBeInstanceOf(DiscordAPIError);
+    expect((second as DiscordAPIError).status).toBe(400);
+    expect((second as DiscordAPIError).code).toBe(40060);
+    const original = await rest.get(Routes.webhookMessage(fake.clientId, interaction.token, '@original'), {
+      auth: false,
+    });
+    expect(original).toMatchObject({ content: 'Filed' });
   });
 
   it('answers a plausible success for documented operations it does not model', async () => {

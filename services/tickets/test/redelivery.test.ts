@@ -142,6 +142,25 @@ it('a panel press redelivered after a crash at any step opens one ticket, as one
   }
 });
 
+it('a press on a type with questions redelivered after its modal was shown finishes (the platform refuses a second callback)', async () => {
+  const form = await h.call('POST', `${base()}/types`, {
+    body: { name: 'Appeal', questions: [{ label: 'Why?', placeholder: '', long: true, required: true }] },
+  });
+  expect(form.status).toBe(201);
+  const interaction = h.interaction(h.seed.ids.member, `ticket:open:${form.body.id}`);
+  const dying = dyingContext({ at: 1, after: true });
+  await expect(handleInteraction(dying.ctx, interaction)).rejects.toThrow('process died');
+  jest.restoreAllMocks();
+  await handleInteraction(h.service.ctx as TicketsContext, interaction);
+  const callbacks = h.fake
+    .callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback')
+    .filter((c) => c.path.includes(interaction.id));
+  expect(callbacks.map((c) => [c.status, (c.body as { type: number }).type])).toEqual([
+    [204, 9],
+    [400, 9],
+  ]);
+});
+
 describe('a Claim or Close button redelivered after a crash at any step', () => {
   let buttonType: string;
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import {
   MessageFlags,
 } from 'discord-api-types/v10';
 import { noContent, ok, type Reply, type RequestContext, type RouteTable } from '../context';
+import { errors } from '../errors';
 import { fullMessage } from '../seed';
 
 const MESSAGE_RESPONSES = new Set<number>([
@@ -31,13 +32,16 @@ function webhookMessage(ctx: RequestContext, data: Record<string, unknown>, base
 
 /**
  * Interaction callbacks (types 4/5/6/7/9...; recorded, 204, or 200 `{ interaction, resource }` with
- * `with_response=true`) and the interaction webhook routes (`@original` get/edit/delete, follow-ups).
+ * `with_response=true`; an interaction takes one callback, a second answers 400 40060 "Interaction has already been
+ * acknowledged." as Discord does) and the interaction webhook routes (`@original` get/edit/delete, follow-ups).
  * Message-bearing callbacks keep the original message per interaction token; a modal (type 9) answering a member's
  * interaction stays open for that member until `submitModal`.
  */
 export const interactionRoutes: RouteTable = {
   'POST /interactions/{interaction_id}/{interaction_token}/callback': (ctx) => {
     const body = ctx.body as { type: number; data?: Record<string, unknown> };
+    if (ctx.state.acknowledgedInteractions.has(ctx.params.interaction_id)) throw errors.interactionAcknowledged();
+    ctx.state.acknowledgedInteractions.add(ctx.params.interaction_id);
     const origin = ctx.state.interactionOrigins.get(ctx.params.interaction_token);
     if (body.type === InteractionResponseType.Modal && origin)
       ctx.state.openModals.set(origin.userId, {
