@@ -20,6 +20,7 @@ export * from './counter';
 export * from './events';
 export * from './http/app';
 export * from './http/export';
+export * from './http/idempotencyKey';
 export * from './http/problem';
 export * from './http/routes';
 export * from './http/validate';

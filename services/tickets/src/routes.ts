@@ -1,10 +1,12 @@
 import {
   badRequest,
   bind,
+  bodyFingerprint,
   findArchived,
   type Identity,
   platformProblem,
   type RouteBinding,
+  readIdempotencyKey,
   sendAttachment,
   ticketRoutes,
 } from '@guildhall/shared';
@@ -100,9 +102,12 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
       await writingSettings(ctx, params.guild, () => deleteType(ctx, params.guild, params.type, actorOf(identity)));
       return undefined;
     }),
-    bind(ticketRoutes.openTicket, async ({ params, body, identity }) => {
+    bind(ticketRoutes.openTicket, async ({ params, body, identity, req }) => {
+      const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key']);
       const opener = await resolveOpener(ctx, params.guild, identity, body.opener);
-      return toTicket(await openTicket(ctx, params.guild, body.type, opener, body.answers));
+      const key = idempotencyKey && `http:${params.guild}:${identity.sub}:${idempotencyKey}`;
+      const fingerprint = idempotencyKey && bodyFingerprint(body);
+      return toTicket(await openTicket(ctx, params.guild, body.type, opener, body.answers, key, fingerprint));
     }),
     bind(ticketRoutes.getTranscriptSettings, ({ params }) => getTranscriptSettings(params.guild)),
     bind(ticketRoutes.putTranscriptSettings, ({ params, body }) => putTranscriptSettings(ctx, params.guild, body)),

@@ -475,9 +475,12 @@ export const ticketRoutes = {
       'next per-guild number, the opener added, the welcome text with the answers, staff roles mentioned. The ' +
       'opener is the caller, or the member `opener` when given (a staff member opening a ticket for someone; must ' +
       'be a member of the guild). `answers` answer the type’s questions in order (required ones must be non-empty; ' +
-      '<= 1000 chars each). 400 on a bad field, a missing required answer or an opener who is not a member; 404 ' +
-      'unknown type; 409 when the panel was never posted, the opener is blacklisted, or `oneOpen` and the opener ' +
-      'already has an open ticket of this type; 502 when the platform refuses.',
+      '<= 1000 chars each). An `Idempotency-Key` header (1-200 printable characters, per caller, kept 24 hours) ' +
+      'makes a retry finish or return the ticket the first request opened instead of opening another. 400 on a bad ' +
+      'field or header, a missing required answer or an opener who is not a member; 404 unknown type; 409 when the ' +
+      'panel was never posted, the opener is blacklisted, `oneOpen` and the opener already has an open ticket of ' +
+      'this type, or the Idempotency-Key was used with a different body or its first request is still running; 502 ' +
+      'when the platform refuses.',
     params: GuildParams,
     body: OpenTicketBody,
     success: { status: 201, schema: Ticket, description: 'The new ticket (status open)' },

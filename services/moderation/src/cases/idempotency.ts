@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { badRequest, conflict, isDuplicateKey } from '@guildhall/shared';
+import { bodyFingerprint, conflict, isDuplicateKey } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 interface KeyRow {
@@ -31,18 +30,6 @@ const KeyModel = mongoose.models.IdempotencyKey ?? mongoose.model<KeyRow>('Idemp
 /** How long a retry waits for the first request with the same key to finish, in milliseconds. */
 const WAIT_MS = 10_000;
 
-/** The `Idempotency-Key` header value, checked (1-200 visible ASCII characters); undefined when absent. */
-export function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key || !/^[\x21-\x7e]{1,200}$/.test(key)) {
-    throw badRequest('Invalid headers.idempotency-key: must be 1-200 visible ASCII characters', [
-      { field: 'headers.idempotency-key', message: 'must be 1-200 visible ASCII characters' },
-    ]);
-  }
-  return key;
-}
-
 /** Outcome of claiming a key: `claimed` (go ahead) or the case number the first request created. */
 export type KeyClaim = { claimed: true; id: string } | { claimed: false; caseNumber: number };
 
@@ -54,7 +41,7 @@ export type KeyClaim = { claimed: true; id: string } | { claimed: false; caseNum
  */
 export async function claimKey(guild: string, moderator: string, key: string, body: unknown): Promise<KeyClaim> {
   const id = `${guild}:${moderator}:${key}`;
-  const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  const fingerprint = bodyFingerprint(body);
   try {
     await KeyModel.create({ _id: id, fingerprint, caseNumber: null, settled: false, createdAt: new Date() });
     return { claimed: true, id };

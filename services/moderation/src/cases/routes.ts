@@ -1,9 +1,8 @@
-import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
+import { bind, moderationRoutes, type RouteBinding, readIdempotencyKey } from '@guildhall/shared';
 import type { ModerationContext } from '../config';
 import { createCase } from './createCase';
 import { editCaseReason } from './editCaseReason';
 import { getCaseDetail } from './getCaseDetail';
-import { readIdempotencyKey } from './idempotency';
 import { listCases } from './listCases';
 import { revokeCase } from './revokeCase';
 

@@ -127,10 +127,15 @@ interactionSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
  * ticket. Expires after a day.
  */
 export interface OpeningRow {
+  /** The open's key: an interaction id, or `http:<guild>:<caller>:<Idempotency-Key>`. */
   _id: string;
   number: number;
   thread: string | null;
   at: Date;
+  /** `bodyFingerprint` of the HTTP request that took the key (null for interactions). */
+  fingerprint?: string | null;
+  /** The open finished (its `ticket.opened` emitted): a retry with the key answers the ticket and does nothing. */
+  done?: boolean;
 }
 const openingSchema = new Schema<OpeningRow>(
   {
@@ -138,6 +143,8 @@ const openingSchema = new Schema<OpeningRow>(
     number: { type: Number, required: true },
     thread: { type: String, default: null },
     at: { type: Date, required: true },
+    fingerprint: { type: String, default: null },
+    done: { type: Boolean, default: false },
   },
   { versionKey: false, collection: 'ticket_openings' },
 );

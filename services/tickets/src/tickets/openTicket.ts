@@ -64,10 +64,13 @@ export async function checkCanOpen(guild: string, typeId: string, opener: string
  * an edit, which adds their members to the thread without notifying them; posted once per thread, `postOnce`), and
  * publishes `ticket.opened` (once per ticket).
  * A platform refusal undoes what was created and throws 502. Returns the stored ticket.
- * `key` (optional, e.g. the interaction id) makes it resumable: the number and the thread it took are remembered
- * under it (`OpeningModel`), so a second call with the same key (the interaction redelivered after the process died
- * half-way) finishes that same ticket instead of opening another. A thread created just before the process died,
- * before it was remembered, is found among the guild's active threads by its name.
+ * `key` (optional: the interaction id, or an HTTP request's Idempotency-Key as `http:<guild>:<caller>:<key>`) makes
+ * it resumable: the number and the thread it took are remembered under it (`OpeningModel`, 24 hours), so a second
+ * call with the same key (the interaction redelivered after the process died half-way, or a client's retry) finishes
+ * that same ticket instead of opening another, and once the open finished answers that ticket without acting again.
+ * A thread created just before the process died, before it was remembered, is found among the guild's active threads
+ * by its name. With `fingerprint` (the HTTP body's), a key reused with another body is a 409, and so is a key whose
+ * first request is still opening.
  */
 export async function openTicket(
   ctx: TicketsContext,
@@ -76,11 +79,24 @@ export async function openTicket(
   opener: Actor,
   answers: string[],
   key?: string,
+  fingerprint?: string,
 ): Promise<TicketRow> {
+  const finished = key ? await finishedOpening(guild, key, fingerprint) : null;
+  if (finished) return finished;
   const { settings, type, opening } = await checkCanOpen(guild, typeId, opener.id, key);
   checkAnswers(type, answers);
   const number = opening?.number ?? (await nextTicketNumber(guild));
-  if (key && !opening) await OpeningModel.create({ _id: key, number, thread: null, at: new Date() });
+  if (key && !opening) {
+    await OpeningModel.create({
+      _id: key,
+      number,
+      thread: null,
+      at: new Date(),
+      fingerprint: fingerprint ?? null,
+    }).catch((err) => {
+      throw isDuplicateKey(err) ? conflict('The first request with this Idempotency-Key is still running') : err;
+    });
+  }
   const lock = lockId(guild, type._id, opener.id);
   if (type.oneOpen) {
     await OpenLockModel.create({ _id: lock, number }).catch(async (err) => {
@@ -136,7 +152,20 @@ export async function openTicket(
     throw platformProblem(err, 'set up the ticket thread');
   }
   await ctx.outbox.emit(guild, 'ticket.opened', toTicket(row), `ticket.opened:${row._id}`);
+  if (key) await OpeningModel.updateOne({ _id: key }, { $set: { done: true } });
   return row;
+}
+
+/**
+ * The ticket the open under `key` made once it finished, else null; 409 when `fingerprint` is given and differs from
+ * the one the key was first used with.
+ */
+async function finishedOpening(guild: string, key: string, fingerprint?: string): Promise<TicketRow | null> {
+  const opening = await OpeningModel.findById(key).lean<OpeningRow>();
+  if (!opening) return null;
+  if (fingerprint !== undefined && opening.fingerprint !== fingerprint)
+    throw conflict('This Idempotency-Key was already used with a different body');
+  return opening.done ? TicketModel.findById(ticketId(guild, opening.number)).lean<TicketRow>() : null;
 }
 
 /**
