@@ -106,6 +106,7 @@ async function main() {
   await bus.close();
   const spam = await get('/messages?q=free%20nitro&deleted=true');
   const record = await get(`/members/${facts.spammer}`);
+  const tickets = (await get('/tickets')).tickets ?? [];
   const count = async (kind) => ((await get(`/journal?kind=${kind}&limit=100`)).events ?? []).length;
   const changes = {
     nickname: await count('member_nickname'),
@@ -138,7 +139,9 @@ async function main() {
       `    curl ${c} '${api}/structure'`,
       '  Warn a member who joined during the day (a case; the moderation log is posted when log channels are set):',
       `    curl ${c} ${o} -H 'Content-Type: application/json' -d '{"target":"${member}","action":"warn","reason":"demo"}' '${api}/cases'`,
-      '  Post the ticket panel:',
+      `  Tickets (${tickets.map((t) => `#${t.number} ${t.status}, opened by ${t.openerName} from the panel`).join('; ') || 'none'}):`,
+      `    curl ${c} '${api}/tickets'`,
+      '  Post the ticket panel again:',
       `    curl ${c} ${o} -H 'Content-Type: application/json' -d '{"channel":"${ids.channels.tickets}"}' '${api}/tickets/panel'`,
       '',
     ]

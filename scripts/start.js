@@ -6,7 +6,8 @@
  * the simulator gateway; once everything is ready the demo guild's day (ending now) is driven through the simulator
  * (`guildDayDriver`: members, staff and the bot act through its routes, each action at its time on the simulator's
  * clock, and the simulator gateway sends the bridge what the platform would). data/stack.json holds the day's start
- * and, once it was driven, its facts (who did what), for `npm run demo`.
+ * and, once it was driven, its facts (who did what), for `npm run demo`. Before the day the demo guild's ticket panel
+ * and type are written into the tickets database (scripts/fixtureTickets.js), so the day's member opens a ticket.
  * STACK_BASE_PORT moves the services' ports (default 4100: services 4101-4105, bridge 4116, embedded MongoDB 4117);
  * DATA_DIR moves ./data. The embedded MongoDB, every service, the gateway and the bridge are supervised: a process that exits unasked
  * (crash, kill -9) is restarted with backoff, printed on `supervisor` lines with the time until it was ready again.
@@ -16,6 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { startStack, ROOT } = require('./stack');
 const { startSimulator } = require('./simulator');
+const { seedFixtureTickets } = require('./fixtureTickets');
 
 /** Where the embedded MongoDB, a NATS server started here and the identity secret keep their files. */
 const DATA_DIR = path.resolve(process.env.DATA_DIR ?? path.join(ROOT, 'data'));
@@ -120,6 +122,7 @@ async function main() {
   process.once('SIGTERM', shutdown);
   if (simulator) {
     try {
+      await seedFixtureTickets(stack.mongoUrl, stack.envOf('tickets').MONGO_DB, lib);
       writeStackFile(await driveDay(lib.guildDayDriver(simulator, dayStart, clock)));
     } catch (err) {
       if (!stopping) process.stderr.write(`platform   driving the demo guild's day failed: ${err.stack ?? err}\n`);
