@@ -17,11 +17,13 @@ async function seedFixtureTickets(mongoUrl, dbName, simulatorLib) {
   try {
     const db = client.db(dbName);
     const { _id, ...defaults } = defaultSettings(ids.guild);
-    await db.collection('settings').updateOne(
-      { _id },
-      { $setOnInsert: { ...defaults, panelChannel: ids.channels.tickets, panelMessage: ids.panelMessage } },
-      { upsert: true },
-    );
+    await db
+      .collection('settings')
+      .updateOne(
+        { _id },
+        { $setOnInsert: { ...defaults, panelChannel: ids.channels.tickets, panelMessage: ids.panelMessage } },
+        { upsert: true },
+      );
     await db.collection('types').updateOne(
       { _id: TICKET_TYPE_ID },
       {
