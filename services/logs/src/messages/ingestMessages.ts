@@ -38,7 +38,8 @@ export async function ingestMessages(
   let creates: Captured[] = [];
   const flushCreates = async () => {
     if (creates.length) await insertNew(creates.map((c) => c.row));
-    await queueAttachments(creates.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
+    const withFiles = creates.filter((c) => c.files.length);
+    await queueAttachments(withFiles.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
     creates = [];
   };
   for (const msg of batch) {
