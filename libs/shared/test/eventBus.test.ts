@@ -215,3 +215,31 @@ describe('subjectMatches', () => {
     expect(subjectMatches('a.b', 'a.b')).toBe(true);
   });
 });
+
+describe('subjectMatcher', () => {
+  it('matches a subject against any of its filters, as subjectMatches does', async () => {
+    const { subjectMatcher } = await import('@guildhall/shared');
+    const matches = subjectMatcher(['ns.platform.dispatch.3.message.MESSAGE_CREATE', 'ns.platform.dispatch.3.other.>']);
+    expect(matches('ns.platform.dispatch.3.message.MESSAGE_CREATE')).toBe(true);
+    expect(matches('ns.platform.dispatch.3.other.THREAD_CREATE')).toBe(true);
+    expect(matches('ns.platform.dispatch.3.message.MESSAGE_DELETE')).toBe(false);
+    expect(matches('ns.platform.dispatch.4.message.MESSAGE_CREATE')).toBe(false);
+    expect(subjectMatcher([])('a.b')).toBe(false);
+  });
+});
+
+describe('parseDispatch', () => {
+  it('refuses a payload whose d is not an object and hands on the payload itself, not a copy', async () => {
+    const { parseDispatch } = await import('@guildhall/shared');
+    const subject = 'platform.dispatch.0.message.MESSAGE_CREATE';
+    for (const d of ['text', [1], null, 5]) {
+      expect(() => parseDispatch(['MESSAGE_CREATE'], { op: 0, t: 'MESSAGE_CREATE', s: 1, d }, subject)).toThrow(
+        /d must be an object/,
+      );
+    }
+    const d = { id: '5', channel_id: '6', nested: { kept: true } };
+    const parsed = parseDispatch(['MESSAGE_CREATE'], { op: 0, t: 'MESSAGE_CREATE', s: null, d }, subject);
+    expect(parsed.d).toBe(d);
+    expect(() => parseDispatch(['MESSAGE_CREATE'], { op: 1, t: 'MESSAGE_CREATE', s: 1, d }, subject)).toThrow();
+  });
+});

@@ -28,7 +28,7 @@ import { DEAD_LETTER_HEADERS, REPLAY_FOR_HEADER } from './deadLetters';
 import { DISPATCH_PARTITIONS } from './dispatchSubjects';
 import { PartitionConsumer, type PartitionHandling } from './partitionConsumer';
 import { LEASE_BUCKET, PARTITION_LEASE_MS, PartitionLeases } from './partitionLeases';
-import { coverFilter, partitionFilters, subjectMatches } from './subjectFilters';
+import { coverFilter, partitionFilters, subjectMatcher } from './subjectFilters';
 import { migrateLegacySubjects, ofEarlierLayout, successorStart } from './subjectMigration';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -233,7 +233,7 @@ export class EventBus {
     const maxAckPending = opts.maxAckPending ?? 512;
     const ackWaitMs = opts.ackWaitMs ?? 10_000;
     const name = (p: number) => `${this.namespace ? `${this.namespace}_` : ''}${opts.durable}-p${p}`;
-    const clientFilters = opts.filterSubjects.map((s) => this.subject(s));
+    const inFilters = subjectMatcher(opts.filterSubjects.map((s) => this.subject(s)));
     const configs = Array.from({ length: DISPATCH_PARTITIONS }, (_, p) => ({
       durable_name: name(p),
       ack_policy: AckPolicy.Explicit,
@@ -256,10 +256,7 @@ export class EventBus {
       maxDeliver: opts.maxDeliver ?? 20,
       wanted: (m) => {
         const replayFor = m.headers?.values(REPLAY_FOR_HEADER) ?? [];
-        return (
-          (!replayFor.length || replayFor.includes(opts.durable)) &&
-          clientFilters.some((f) => subjectMatches(f, m.subject))
-        );
+        return (!replayFor.length || replayFor.includes(opts.durable)) && inFilters(m.subject);
       },
       handle: async (batch) => {
         const decoded: BusMessage<T>[] = [];

@@ -5,8 +5,22 @@
  * (no wildcard), true when the filter `filter` matches it.
  */
 export function subjectMatches(filter: string, subject: string): boolean {
-  const f = filter.split('.');
-  const s = subject.split('.');
+  return tokensMatch(filter.split('.'), subject.split('.'));
+}
+
+/**
+ * `subjectMatches` against several filters, split once: `(subject) => true` when one of `filters` matches it (the
+ * per-message check of a consumer whose server-side filter is wider than its filters).
+ */
+export function subjectMatcher(filters: string[]): (subject: string) => boolean {
+  const split = filters.map((f) => f.split('.'));
+  return (subject) => {
+    const s = subject.split('.');
+    return split.some((f) => tokensMatch(f, s));
+  };
+}
+
+function tokensMatch(f: string[], s: string[]): boolean {
   for (let i = 0; ; i++) {
     if (i === f.length || i === s.length) return f.length === s.length;
     if (f[i] === '>' || s[i] === '>') return true;

@@ -34,22 +34,24 @@ export async function ingestMessages(
   policy: LogPolicy,
   batch: BusMessage<Dispatch>[],
 ): Promise<void> {
+  const logged = batchDecisions(policy);
   let creates: Captured[] = [];
   const flushCreates = async () => {
     if (creates.length) await insertNew(creates.map((c) => c.row));
-    await queueAttachments(creates.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
+    const withFiles = creates.filter((c) => c.files.length);
+    await queueAttachments(withFiles.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
     creates = [];
   };
   for (const msg of batch) {
     const dispatch = msg.data;
     if (dispatch.t === 'MESSAGE_CREATE') {
-      const captured = await toRow(policy, dispatch.d as GatewayMessageCreateDispatchData);
+      const captured = await toRow(logged, dispatch.d as GatewayMessageCreateDispatchData);
       if (captured) creates.push(captured);
       continue;
     }
     await flushCreates();
     if (dispatch.t === 'MESSAGE_UPDATE')
-      await applyEdit(journal, policy, msg as BusMessage<Dispatch<'MESSAGE_UPDATE'>>);
+      await applyEdit(journal, logged, msg as BusMessage<Dispatch<'MESSAGE_UPDATE'>>);
     else if (dispatch.t === 'MESSAGE_DELETE')
       await applyDelete(journal, dispatch.d as GatewayMessageDeleteDispatchData);
     else if (dispatch.t === 'MESSAGE_DELETE_BULK') {
@@ -94,10 +96,31 @@ function archiveOwner(row: MessageRow): AttachmentOwner {
   return { guild: row.guild, message: row._id, channel: row.channel, expiresAt };
 }
 
-async function toRow(policy: LogPolicy, d: GatewayMessageCreateDispatchData): Promise<Captured | null> {
+/** Whether a message of `bot` or not in `channel` of `guild` is logged (`isLogged` with the guild's settings). */
+type Decisions = (guild: string, channel: string, bot: boolean) => Promise<boolean>;
+
+/**
+ * `isLogged` for one batch, decided once per guild, channel and bot flag: a batch's messages share a few channels,
+ * and the settings and channel facts behind the decision are memoised for seconds anyway (`cachedSettings`,
+ * `ChannelDirectory`), so asking again within a batch could only answer the same.
+ */
+function batchDecisions(policy: LogPolicy): Decisions {
+  const decided = new Map<string, Promise<boolean>>();
+  return (guild, channel, bot) => {
+    const key = `${guild}:${channel}:${bot}`;
+    let decision = decided.get(key);
+    if (!decision) {
+      decision = cachedSettings(guild).then((settings) => isLogged(policy, settings, channel, bot));
+      decided.set(key, decision);
+    }
+    return decision;
+  };
+}
+
+async function toRow(logged: Decisions, d: GatewayMessageCreateDispatchData): Promise<Captured | null> {
   if (!d.guild_id) return null;
   const bot = Boolean(d.author.bot || d.webhook_id);
-  if (!(await isLogged(policy, await cachedSettings(d.guild_id), d.channel_id, bot))) return null;
+  if (!(await logged(d.guild_id, d.channel_id, bot))) return null;
   const reference = d.message_reference;
   const isReply =
     reference?.message_id && (reference.type ?? MessageReferenceType.Default) === MessageReferenceType.Default;
@@ -161,7 +184,7 @@ async function applyEditedFiles(guild: string, message: string, files: APIAttach
  */
 async function applyEdit(
   journal: Journal,
-  policy: LogPolicy,
+  logged: Decisions,
   msg: BusMessage<Dispatch<'MESSAGE_UPDATE'>>,
 ): Promise<void> {
   const d = msg.data.d;
@@ -172,7 +195,7 @@ async function applyEdit(
   const happened = d.edited_timestamp ? editedAt : undefined;
   const before = await MessageModel.findOne({ _id: d.id, guild: d.guild_id }).lean<MessageRow>();
   if (!before) {
-    const captured = d.author ? await toRow(policy, d as GatewayMessageCreateDispatchData) : null;
+    const captured = d.author ? await toRow(logged, d as GatewayMessageCreateDispatchData) : null;
     if (captured) {
       await insertNew([{ ...captured.row, editedAt }]);
       await queueAttachments([{ owner: archiveOwner(captured.row), attachments: captured.files }]);
