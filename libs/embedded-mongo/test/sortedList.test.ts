@@ -68,7 +68,9 @@ describe('front-coded sorted list', () => {
     const sorted = sortedRef(ref);
     expect([...list.forward()]).toEqual(sorted);
     expect([...list.backward()]).toEqual([...sorted].reverse());
-    expect([...list.forward(list.seek(key(4999)))].slice(0, 3)).toEqual(sorted.filter((e) => e >= key(4999)).slice(0, 3));
+    expect([...list.forward(list.seek(key(4999)))].slice(0, 3)).toEqual(
+      sorted.filter((e) => e >= key(4999)).slice(0, 3),
+    );
   });
 
   test('seeks the first entry at or past a bound, or past every entry starting with it', () => {

@@ -36,6 +36,7 @@ function room(n: number): void {
 class Packer {
   len = 0;
 
+  /** Appends a non-negative integer, 7 bits per byte, low bits first, the high bit set on all but the last byte. */
   varint(v: number): void {
     room(this.len + 5);
     while (v >= 0x80) {
@@ -59,16 +60,17 @@ class Packer {
     this.chars(s, from, to);
   }
 
+  /** The bytes appended so far, as a one-byte string. */
   done(): string {
     return scratch.toString('latin1', 0, this.len);
   }
 }
 
 /**
- * Where {@link SortedList.locate} stopped, kept in one reused object (locating is synchronous): the entry's index in the
- * block, how it compares with the bound (`rel`, `lcp` = length of their common prefix), the entry's length, and for an
- * entry past the first its header: shared length `shared`, rest `[restAt, next)` in `packed`, and `at` where the entry
- * starts; `prevLcp` is the common prefix length of the bound and the entry before.
+ * Where {@link SortedList.locate} stopped, kept in one reused object (locating is synchronous): the entry's index in
+ * the block, how it compares with the bound (`rel`, `lcp` = length of their common prefix), the entry's length, and
+ * for an entry past the first its header: shared length `shared`, rest `[restAt, next)` in `packed`, and `at` where
+ * the entry starts; `prevLcp` is the common prefix length of the bound and the entry before.
  */
 const found = { index: 0, rel: BELOW, lcp: 0, length: 0, shared: 0, at: 0, restAt: 0, next: 0, prevLcp: 0 };
 
