@@ -56,11 +56,6 @@ function valuesFor(doc: Doc, path: string): { values: unknown[]; multi: boolean 
   return { values: [v], multi: false };
 }
 
-/** Compares strings by UTF-16 code units (the order of encoded index entries). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * An ordered (B-tree-like) secondary index over one or more fields, kept as a {@link SortedList} of entries ordered by
  * the key fields (each with its direction) then by `_id` ascending. An entry is one string: the key encoded by
@@ -73,7 +68,7 @@ export class OrderedIndex {
   readonly dirs: number[];
   /** Number of user-declared key fields (the implicit trailing `_id` is not counted). */
   readonly width: number;
-  readonly entries = new SortedList<string>(compareStrings);
+  readonly entries = new SortedList();
   multikey = false;
   private readonly partial?: Query;
 
@@ -130,7 +125,7 @@ export class OrderedIndex {
 
   /** Record ids of the entries whose leading key values encode to `prefix`, in index order. */
   private *withPrefix(prefix: string): Generator<number> {
-    for (const e of this.entries.forward(this.entries.seek((e) => e >= prefix))) {
+    for (const e of this.entries.forward(this.entries.seek(prefix))) {
       if (!e.startsWith(prefix)) return;
       yield ridOf(e);
     }
@@ -196,13 +191,15 @@ export class OrderedIndex {
       const after = (e: string): boolean =>
         to === undefined ? e > prefix && !e.startsWith(prefix) : e >= to && (!last!.incl || !e.startsWith(to));
       if (!reverse) {
-        for (const e of this.entries.forward(this.entries.seek((e) => !before(e)))) {
+        const start = from === undefined ? this.entries.seek(prefix) : this.entries.seek(from, !first!.incl);
+        for (const e of this.entries.forward(start)) {
           stats.keysExamined++;
           if (after(e)) break;
           yield ridOf(e);
         }
       } else {
-        for (const e of this.entries.backward(this.entries.seek(after))) {
+        const end = to === undefined ? this.entries.seek(prefix, true) : this.entries.seek(to, last!.incl);
+        for (const e of this.entries.backward(end)) {
           stats.keysExamined++;
           if (before(e)) break;
           yield ridOf(e);

@@ -1,120 +1,380 @@
-const CHUNK = 512;
+/**
+ * Most entries a block holds; one more splits it in two halves, except at either end of the list, where a new block
+ * is started instead (ids and times that only grow fill their blocks).
+ */
+const MAX_BLOCK = 64;
+
+/** Position of an entry: `[block, offset]`; `[blocks, 0]` is the end. Valid only until the next mutation. */
+export type Position = [number, number];
 
 /**
- * A sorted multiset kept as a list of sorted chunks of at most 2×512 items (like Python's SortedList):
- * O(log n) search and O(√n)-ish insert/delete without moving the whole array.
- * Positions are `[chunk, offset]` pairs and stay valid only until the next mutation.
+ * A run of consecutive entries: the first one as a string, the others front-coded in `packed` (each as a varint of the
+ * length it shares with the entry before it, a varint of the length of the rest, then the rest's bytes).
  */
-export class SortedList<T> {
-  private chunks: T[][] = [];
+interface Block {
+  first: string;
+  packed: string;
+  count: number;
+}
+
+/** How an entry compares with a bound: below it, starting with it, or above it without starting with it. */
+const BELOW = 0;
+const PREFIXED = 1;
+const ABOVE = 2;
+
+/** Bytes being assembled (an entry being decoded, a block being packed); reused: every use is synchronous. */
+let scratch = Buffer.allocUnsafe(1 << 16);
+
+function room(n: number): void {
+  if (n <= scratch.length) return;
+  const next = Buffer.allocUnsafe(Math.max(scratch.length * 2, n));
+  scratch.copy(next);
+  scratch = next;
+}
+
+/** Builds a block's packed string in {@link scratch}. */
+class Packer {
+  len = 0;
+
+  /** Appends a non-negative integer, 7 bits per byte, low bits first, the high bit set on all but the last byte. */
+  varint(v: number): void {
+    room(this.len + 5);
+    while (v >= 0x80) {
+      scratch[this.len++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    scratch[this.len++] = v;
+  }
+
+  /** Appends `s[from, to)`. */
+  chars(s: string, from: number, to: number): void {
+    if (to <= from) return;
+    room(this.len + to - from);
+    this.len += scratch.write(from === 0 && to === s.length ? s : s.slice(from, to), this.len, 'latin1');
+  }
+
+  /** Appends one entry: its shared length, then `s[from, to)` as its rest. */
+  entry(shared: number, s: string, from: number, to: number): void {
+    this.varint(shared);
+    this.varint(to - from);
+    this.chars(s, from, to);
+  }
+
+  /** The bytes appended so far, as a one-byte string. */
+  done(): string {
+    return scratch.toString('latin1', 0, this.len);
+  }
+}
+
+/**
+ * Where {@link SortedList.locate} stopped, kept in one reused object (locating is synchronous): the entry's index in
+ * the block, how it compares with the bound (`rel`, `lcp` = length of their common prefix), the entry's length, and
+ * for an entry past the first its header: shared length `shared`, rest `[restAt, next)` in `packed`, and `at` where
+ * the entry starts; `prevLcp` is the common prefix length of the bound and the entry before.
+ */
+const found = { index: 0, rel: BELOW, lcp: 0, length: 0, shared: 0, at: 0, restAt: 0, next: 0, prevLcp: 0 };
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function relation(e: string, bound: string, lcp: number): number {
+  if (lcp === bound.length) return PREFIXED;
+  if (lcp === e.length) return BELOW;
+  return e.charCodeAt(lcp) < bound.charCodeAt(lcp) ? BELOW : ABOVE;
+}
+
+/** Whether an entry with relation `rel` to the bound is at or past the sought position. */
+function reached(rel: number, pastPrefix: boolean): boolean {
+  return pastPrefix ? rel === ABOVE : rel !== BELOW;
+}
+
+/** Reads a varint at `at` into `varint.value`; returns the offset after it. */
+const varint = { value: 0 };
+function readVarint(s: string, at: number): number {
+  let v = 0;
+  let scale = 1;
+  for (;;) {
+    const b = s.charCodeAt(at++);
+    v += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      varint.value = v;
+      return at;
+    }
+    scale *= 0x80;
+  }
+}
+
+/** The header of the packed entry at `at`: its shared length, where its rest starts and where it ends. */
+function header(s: string, at: number): { shared: number; restAt: number; end: number } {
+  at = readVarint(s, at);
+  const shared = varint.value;
+  const restAt = readVarint(s, at);
+  return { shared, restAt, end: restAt + varint.value };
+}
+
+/** Offset of the packed entry after the one at `at`. */
+function skipEntry(s: string, at: number): number {
+  return header(s, at).end;
+}
+
+/** The first `upTo` entries of a block, decoded. */
+function decode(b: Block, upTo = b.count): string[] {
+  const out = [b.first];
+  if (upTo <= 1) return out;
+  room(b.first.length);
+  scratch.write(b.first, 0, 'latin1');
+  const s = b.packed;
+  let at = 0;
+  for (let i = 1; i < upTo; i++) {
+    at = readVarint(s, at);
+    const shared = varint.value;
+    at = readVarint(s, at);
+    const n = varint.value;
+    room(shared + n);
+    for (let j = 0; j < n; j++) scratch[shared + j] = s.charCodeAt(at + j);
+    at += n;
+    out.push(scratch.toString('latin1', 0, shared + n));
+  }
+  return out;
+}
+
+/**
+ * A sorted multiset of one-byte strings (index entries), ordered by UTF-16 code units like `<`, kept compact: runs of
+ * at most 128 consecutive entries are blocks whose entries after the first are front-coded (an index entry shares most
+ * of its leading key values with its neighbour), so an entry costs the bytes of what differs from the one before (plus
+ * two length bytes) instead of a string with its header and a pointer. Lookups binary-search the blocks by their first
+ * entries, then walk one block comparing only the bytes that can decide; insertions and deletions rewrite one block;
+ * iteration decodes a block at a time.
+ */
+export class SortedList {
+  private blocks: Block[] = [];
   private total = 0;
+  /** The greatest entry, when known (undefined after it was removed, until the next insertion looks it up). */
+  private last: string | undefined;
 
-  constructor(private readonly cmp: (a: T, b: T) => number) {}
-
-  /** Number of items. */
+  /** Number of entries. */
   get size(): number {
     return this.total;
   }
 
-  private chunkFor(probe: (item: T) => boolean): number {
+  /** Index of the first block whose first entry is at or past the sought position (`blocks.length` when none). */
+  private blockFor(bound: string, pastPrefix: boolean): number {
     let lo = 0;
-    let hi = this.chunks.length;
+    let hi = this.blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const c = this.chunks[mid];
-      if (probe(c[c.length - 1])) hi = mid;
+      const first = this.blocks[mid].first;
+      if (pastPrefix ? first > bound && !first.startsWith(bound) : first >= bound) hi = mid;
       else lo = mid + 1;
     }
     return lo;
   }
 
   /**
-   * Position of the first item for which the monotone predicate `notBefore` is true
-   * (false...false, true...true over the sorted order). Returns `[chunks.length, 0]` when none.
+   * Walks block `b` to the first entry at or past the sought position (`found.index === count` when none), filling
+   * {@link found}. Each entry's relation to the bound follows from the previous one's and the length it shares with it;
+   * the entry's own bytes are read only when that length equals the previous common prefix.
    */
-  seek(notBefore: (item: T) => boolean): [number, number] {
-    const ci = this.chunkFor(notBefore);
-    if (ci >= this.chunks.length) return [this.chunks.length, 0];
-    const c = this.chunks[ci];
-    let lo = 0;
-    let hi = c.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (notBefore(c[mid])) hi = mid;
-      else lo = mid + 1;
+  private locate(b: Block, bound: string, pastPrefix: boolean): void {
+    let lcp = commonPrefix(b.first, bound);
+    let rel = relation(b.first, bound, lcp);
+    found.index = 0;
+    found.rel = rel;
+    found.lcp = lcp;
+    found.length = b.first.length;
+    found.prevLcp = 0;
+    if (reached(rel, pastPrefix)) return;
+    const s = b.packed;
+    let at = 0;
+    for (let i = 1; i < b.count; i++) {
+      const start = at;
+      at = readVarint(s, at);
+      const shared = varint.value;
+      at = readVarint(s, at);
+      const n = varint.value;
+      const restAt = at;
+      at += n;
+      const prevLcp = lcp;
+      if (rel === PREFIXED) {
+        if (shared < bound.length) {
+          rel = ABOVE;
+          lcp = shared;
+        }
+      } else if (shared < lcp) {
+        rel = ABOVE;
+        lcp = shared;
+      } else if (shared === lcp) {
+        let j = 0;
+        while (j < n && lcp + j < bound.length && s.charCodeAt(restAt + j) === bound.charCodeAt(lcp + j)) j++;
+        lcp += j;
+        if (lcp === bound.length) rel = PREFIXED;
+        else if (j === n) rel = BELOW;
+        else rel = s.charCodeAt(restAt + j) < bound.charCodeAt(lcp) ? BELOW : ABOVE;
+      }
+      if (reached(rel, pastPrefix)) {
+        found.index = i;
+        found.rel = rel;
+        found.lcp = lcp;
+        found.length = shared + n;
+        found.shared = shared;
+        found.at = start;
+        found.restAt = restAt;
+        found.next = at;
+        found.prevLcp = prevLcp;
+        return;
+      }
     }
-    return [ci, lo];
+    found.index = b.count;
+    found.prevLcp = lcp;
+    found.at = s.length;
   }
 
   /**
-   * Inserts an item (after equal items). An item that sorts after the last one or before the first one (ids and
-   * timestamps that only grow: every posting list of a text index, `_id`, dates) costs one or two comparisons
-   * instead of a binary search.
+   * Position of the first entry `>= bound`, or with `pastPrefix` of the first entry `> bound` that does not start with
+   * `bound` (the end of the entries prefixed by it). `[blocks, 0]` when none.
    */
-  insert(item: T): void {
-    if (!this.chunks.length) {
-      this.chunks.push([item]);
-      this.total = 1;
-      return;
-    }
-    const lastChunk = this.chunks[this.chunks.length - 1];
-    if (this.cmp(lastChunk[lastChunk.length - 1], item) <= 0) {
-      lastChunk.push(item);
-      this.total++;
-      if (lastChunk.length > 2 * CHUNK) this.chunks.push(lastChunk.splice(CHUNK));
-      return;
-    }
-    let [ci, off] = this.cmp(item, this.chunks[0][0]) < 0 ? [0, 0] : this.seek((x) => this.cmp(x, item) > 0);
-    if (ci >= this.chunks.length) {
-      ci = this.chunks.length - 1;
-      off = this.chunks[ci].length;
-    }
-    const c = this.chunks[ci];
-    c.splice(off, 0, item);
-    this.total++;
-    if (c.length > 2 * CHUNK) this.chunks.splice(ci + 1, 0, c.splice(CHUNK));
+  seek(bound: string, pastPrefix = false): Position {
+    const bi = this.blockFor(bound, pastPrefix);
+    if (bi === 0) return [0, 0];
+    this.locate(this.blocks[bi - 1], bound, pastPrefix);
+    return found.index < this.blocks[bi - 1].count ? [bi - 1, found.index] : [bi, 0];
   }
 
-  /** Removes one item equal (by the comparator) to `item`; returns whether one was found. */
-  remove(item: T): boolean {
-    const [ci, off] = this.seek((x) => this.cmp(x, item) >= 0);
-    if (ci >= this.chunks.length) return false;
-    const c = this.chunks[ci];
-    if (this.cmp(c[off], item) !== 0) return false;
-    c.splice(off, 1);
+  /** Inserts an entry (before equal ones; after them when it is not below the greatest entry). */
+  insert(entry: string): void {
+    this.total++;
+    const tail = this.blocks[this.blocks.length - 1];
+    if (!tail) {
+      this.blocks.push({ first: entry, packed: '', count: 1 });
+      this.last = entry;
+      return;
+    }
+    this.last ??= decode(tail)[tail.count - 1];
+    if (entry >= this.last) {
+      this.append(tail, entry, this.last);
+      this.last = entry;
+      return;
+    }
+    const bi = Math.max(0, this.blockFor(entry, false) - 1);
+    const b = this.blocks[bi];
+    this.locate(b, entry, false);
+    if (found.index === 0 && b.count >= MAX_BLOCK) {
+      this.blocks.unshift({ first: entry, packed: '', count: 1 });
+      return;
+    }
+    const out = new Packer();
+    if (found.index === 0) {
+      out.entry(found.lcp, b.first, found.lcp, b.first.length);
+      out.chars(b.packed, 0, b.packed.length);
+      b.first = entry;
+    } else {
+      out.chars(b.packed, 0, found.at);
+      out.entry(found.prevLcp, entry, found.prevLcp, entry.length);
+      if (found.index < b.count) {
+        out.entry(found.lcp, b.packed, found.restAt + found.lcp - found.shared, found.next);
+        out.chars(b.packed, found.next, b.packed.length);
+      }
+    }
+    b.packed = out.done();
+    b.count++;
+    if (b.count > MAX_BLOCK) this.split(bi);
+  }
+
+  /** Appends an entry not below `last`, the greatest one, to the last block `b` (or to a new block when it is full). */
+  private append(b: Block, entry: string, last: string): void {
+    if (b.count >= MAX_BLOCK) {
+      this.blocks.push({ first: entry, packed: '', count: 1 });
+      return;
+    }
+    const shared = commonPrefix(entry, last);
+    const out = new Packer();
+    out.chars(b.packed, 0, b.packed.length);
+    out.entry(shared, entry, shared, entry.length);
+    b.packed = out.done();
+    b.count++;
+  }
+
+  /** Splits a full block in two halves; the second half's first entry is decoded to become its first string. */
+  private split(bi: number): void {
+    const b = this.blocks[bi];
+    const half = b.count >> 1;
+    const s = b.packed;
+    let at = 0;
+    for (let i = 1; i < half; i++) at = skipEntry(s, at);
+    const first = decode(b, half + 1)[half];
+    const rest = new Packer();
+    rest.chars(s, skipEntry(s, at), s.length);
+    this.blocks.splice(bi + 1, 0, { first, packed: rest.done(), count: b.count - half });
+    const kept = new Packer();
+    kept.chars(s, 0, at);
+    b.packed = kept.done();
+    b.count = half;
+  }
+
+  /** Removes one entry equal to `entry`; returns whether one was found. */
+  remove(entry: string): boolean {
+    const [bi, index] = this.seek(entry);
+    if (bi >= this.blocks.length) return false;
+    const b = this.blocks[bi];
+    if (index === 0) this.locate(b, entry, false);
+    if (found.rel !== PREFIXED || found.length !== entry.length) return false;
     this.total--;
-    if (!c.length) this.chunks.splice(ci, 1);
+    if (entry === this.last) this.last = undefined;
+    if (b.count === 1) {
+      this.blocks.splice(bi, 1);
+      return true;
+    }
+    const s = b.packed;
+    const out = new Packer();
+    if (index === 0) {
+      const next = header(s, 0);
+      out.chars(b.first, 0, next.shared);
+      out.chars(s, next.restAt, next.end);
+      b.first = out.done();
+      out.len = 0;
+      out.chars(s, next.end, s.length);
+    } else {
+      out.chars(s, 0, found.at);
+      if (found.next < s.length) {
+        const next = header(s, found.next);
+        if (next.shared <= found.shared) out.chars(s, found.next, next.end);
+        else {
+          out.varint(found.shared);
+          out.varint(next.shared - found.shared + next.end - next.restAt);
+          out.chars(s, found.restAt, found.restAt + next.shared - found.shared);
+          out.chars(s, next.restAt, next.end);
+        }
+        out.chars(s, next.end, s.length);
+      }
+    }
+    b.packed = out.done();
+    b.count--;
     return true;
   }
 
   /** Iterates forward from a position (see {@link seek}). */
-  *forward(from: [number, number] = [0, 0]): Generator<T> {
-    let [ci, off] = from;
-    while (ci < this.chunks.length) {
-      const c = this.chunks[ci];
-      if (off >= c.length) {
-        ci++;
-        off = 0;
-        continue;
-      }
-      yield c[off++];
+  *forward(from: Position = [0, 0]): Generator<string> {
+    let [bi, off] = from;
+    for (; bi < this.blocks.length; bi++, off = 0) {
+      const entries = decode(this.blocks[bi]);
+      for (let i = off; i < entries.length; i++) yield entries[i];
     }
   }
 
-  /** Iterates backward starting just before a position (see {@link seek}); `[chunks.length, 0]` means from the end. */
-  *backward(before: [number, number] = [Number.MAX_SAFE_INTEGER, 0]): Generator<T> {
-    let [ci, off] = before;
-    if (ci >= this.chunks.length) {
-      ci = this.chunks.length - 1;
-      off = ci >= 0 ? this.chunks[ci].length : 0;
+  /** Iterates backward starting just before a position (see {@link seek}); `[blocks, 0]` means from the end. */
+  *backward(before: Position = [Number.MAX_SAFE_INTEGER, 0]): Generator<string> {
+    let [bi, off] = before;
+    if (bi >= this.blocks.length) {
+      bi = this.blocks.length - 1;
+      off = bi >= 0 ? this.blocks[bi].count : 0;
     }
-    while (ci >= 0) {
-      if (off <= 0) {
-        ci--;
-        if (ci >= 0) off = this.chunks[ci].length;
-        continue;
-      }
-      yield this.chunks[ci][--off];
+    for (; bi >= 0; bi--, off = bi >= 0 ? this.blocks[bi].count : 0) {
+      const entries = decode(this.blocks[bi], off);
+      for (let i = off - 1; i >= 0; i--) yield entries[i];
     }
   }
 }

@@ -1,6 +1,6 @@
 import { MongoCommandError } from '../errors';
 import { type Doc, getPath } from '../values';
-import { compareStrings, type IndexSpec, type ScanStats } from './indexes';
+import type { IndexSpec, ScanStats } from './indexes';
 import { encodeKeys, ridOf } from './keyString';
 import { SortedList } from './sortedList';
 
@@ -56,7 +56,7 @@ export class TextIndex {
   readonly prefixFields: string[];
   readonly weights: Record<string, number>;
   /** Word -> posting list of entries: the encoded prefix values and `_id` (ascending) plus the record id. */
-  private readonly postings = new Map<string, SortedList<string>>();
+  private readonly postings = new Map<string, SortedList>();
 
   constructor(readonly spec: IndexSpec) {
     const keys = Object.keys(spec.key);
@@ -117,7 +117,7 @@ export class TextIndex {
     for (const t of this.tokens(doc)) {
       let list = this.postings.get(t);
       if (!list) {
-        list = new SortedList(compareStrings);
+        list = new SortedList();
         this.postings.set(t, list);
       }
       list.insert(entry);
@@ -169,8 +169,8 @@ export class TextIndex {
     for (const t of new Set(terms.map((x) => x.toLowerCase()))) {
       const list = this.postings.get(t);
       if (!list) continue;
-      if (!reverse) iters.push(list.forward(list.seek((e) => e >= p)));
-      else iters.push(list.backward(list.seek((e) => e > p && !e.startsWith(p))));
+      if (!reverse) iters.push(list.forward(list.seek(p)));
+      else iters.push(list.backward(list.seek(p, true)));
     }
     const pull = (it: Iterator<string>): string | undefined => {
       const r = it.next();
