@@ -8,6 +8,21 @@ import { ingestMessages, MESSAGE_DISPATCHES } from './messages/ingestMessages';
 import { editCaseLog, logNewCase } from './posting/logCase';
 import { ChannelDirectory } from './privacy/channelFacts';
 import type { LogPolicy } from './privacy/logPolicy';
+import { recordsChanged } from './rpc/recordChanges';
+
+/**
+ * Dispatches after which the channels a reader may see can differ (channel snapshots and their overwrites), so
+ * every member record of the guild is dropped once they are stored (`recordsChanged`).
+ */
+const STRUCTURE_DISPATCHES = new Set<string>([
+  'GUILD_CREATE',
+  'CHANNEL_CREATE',
+  'CHANNEL_UPDATE',
+  'CHANNEL_DELETE',
+  'THREAD_CREATE',
+  'THREAD_UPDATE',
+  'THREAD_DELETE',
+]);
 
 /** Options of the consumers (from the service's config). */
 export interface ConsumerOptions {
@@ -38,9 +53,12 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
     opts.batchSize,
     (batch) => ingestMessages(journal, policy, batch),
   );
-  const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), (msg) =>
-    ingestPlatform(journal, botUserId, msg),
-  );
+  const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), async (msg) => {
+    await ingestPlatform(journal, botUserId, msg);
+    if (!STRUCTURE_DISPATCHES.has(msg.data.t)) return;
+    const d = msg.data.d as { guild_id?: string; id: string };
+    recordsChanged(ctx.bus, d.guild_id ?? d.id, '*');
+  });
   const stopAntinuke = await ctx.bus.consume(
     dispatchConsumer('logs-antinuke', ['GUILD_AUDIT_LOG_ENTRY_CREATE'] as const),
     ({ data }) => watchAuditEntry({ platform: ctx.platform, journal, botUserId }, data.d),

@@ -13,6 +13,7 @@ import { queuePost } from './posting/queuePost';
 import { ChannelDirectory, followChannels } from './privacy/channelFacts';
 import { sweepRetention } from './retention/retention';
 import { answerPeers } from './rpc/answerPeers';
+import { allRecordsChanged, recordsChanged } from './rpc/recordChanges';
 import { followSettingsChanges } from './settings/getSettings';
 import { settingsRoutes } from './settings/routes';
 
@@ -40,8 +41,10 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     await postLeases.adoptLegacy('claimedAt');
     const directory = new ChannelDirectory(ctx.platform);
     const privacy = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
-    const journal = new Journal(ctx.config.ACTOR_MATCH_WINDOW_MS, (event) =>
-      queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
+    const journal = new Journal(
+      ctx.config.ACTOR_MATCH_WINDOW_MS,
+      (event) => queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
+      (guild, users) => recordsChanged(ctx.bus, guild, users),
     );
     const poster = startPoller(
       'log-embeds',
@@ -52,14 +55,17 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     const retention = startPoller(
       'retention',
       ctx.config.RETENTION_SWEEP_MS,
-      () => sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS),
+      async () => {
+        await sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS);
+        allRecordsChanged(ctx.bus);
+      },
       ctx.logger,
     );
     const archive = startPoller(
       'attachment-archive',
       ctx.config.ARCHIVE_POLL_MS,
       async () => {
-        await archivePending(ctx);
+        if ((await archivePending(ctx)) > 0) allRecordsChanged(ctx.bus);
       },
       ctx.logger,
     );

@@ -2,6 +2,7 @@ import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@gu
 import type { LogsContext } from '../config';
 import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
+import { recordsChanged } from '../rpc/recordChanges';
 import { hiddenOrAll } from '../privacy/hiddenChannels';
 import { withArchivedEventLinks } from './archivedLinks';
 import { listJournal } from './listJournal';
@@ -24,6 +25,7 @@ export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): Ro
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
       const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason, async (event) => {
+        recordsChanged(ctx.bus, params.guild, [event.target, event.actor]);
         if ((event.kind !== 'member_ban' && event.kind !== 'member_timeout') || !event.target) return;
         const lifted: JournalUndoneEvent = {
           event: event._id,

@@ -18,6 +18,7 @@ import { sendCaseDm } from './caseDm';
 import { claimKey, numberKey, releaseKey, settleKey } from './idempotency';
 import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow, nextCaseNumber } from './model';
 import { toCase } from './toCase';
+import { recordChanged } from '../record/recordCache';
 
 export interface CreateCaseInput {
   guild: string;
@@ -83,6 +84,7 @@ export async function settleCase(
     deleteMessageSeconds: row.deleteMessageSeconds,
     failure: row.failure,
   });
+  recordChanged(outbox.bus, row.guild, row.target);
   return row;
 }
 

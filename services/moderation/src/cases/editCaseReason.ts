@@ -2,6 +2,7 @@ import { type Case, type Identity, notFound, type Outbox } from '@guildhall/shar
 import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
 import { toCase } from './toCase';
+import { recordChanged } from '../record/recordCache';
 
 /**
  * Replaces the reason of case `number` (404 when unknown). The previous reason goes into the case history
@@ -40,6 +41,7 @@ export async function editCaseReason(
       editedBy: input.editor.sub,
       editedByName: input.editor.name,
     });
+    recordChanged(outbox.bus, input.guild, updated.target);
     return result;
   }
 }

@@ -4,6 +4,7 @@ import { forgetPerson } from '../platform/personCache';
 import { liftAction } from './liftAction';
 import { caseLeases, DUE_CASES, historyEntry } from './model';
 import { toCase } from './toCase';
+import { recordChanged } from '../record/recordCache';
 
 /** Lower bound of the due-time range: keeps cases without an expiry (null) out of the index scan. */
 const EPOCH = new Date(0);
@@ -35,6 +36,8 @@ export async function expireCases(platform: PlatformApi, outbox: Outbox<'moderat
       $set: { status: 'expired' },
       $push: { history: historyEntry('expired') },
     });
-    if (expired) await outbox.emit(expired.guild, 'case.expired', { case: toCase(expired) });
+    if (!expired) continue;
+    await outbox.emit(expired.guild, 'case.expired', { case: toCase(expired) });
+    recordChanged(outbox.bus, expired.guild, expired.target);
   }
 }

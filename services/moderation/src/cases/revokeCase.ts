@@ -5,6 +5,7 @@ import { forgetPerson } from '../platform/personCache';
 import { liftAction } from './liftAction';
 import { CaseModel, type CaseRow, caseId, caseLeases, historyEntry } from './model';
 import { toCase } from './toCase';
+import { recordChanged } from '../record/recordCache';
 
 /** Who revokes, and the accepted appeal that led to it (null for a direct revoke). */
 export interface Revoker {
@@ -60,5 +61,6 @@ export async function revokeCase(
     revokedByName: by.name,
     appeal: by.appeal,
   });
+  recordChanged(outbox.bus, guild, revoked.target);
   return result;
 }

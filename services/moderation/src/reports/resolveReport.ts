@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId } from '../cases/model';
 import { ReportModel, type ReportRow } from './model';
 import { toReport } from './toReport';
+import { recordChanged } from '../record/recordCache';
 
 export interface ResolveReportInput {
   guild: string;
@@ -62,5 +63,6 @@ export async function resolveReport(
     resolvedBy: input.resolver.sub,
     resolvedByName: input.resolver.name,
   });
+  recordChanged(outbox.bus, guild, resolved.author);
   return result;
 }
