@@ -52,8 +52,7 @@ describe('member record cache', () => {
 
   const record = (user: string, as?: string) =>
     h.call('GET', `${base}/members/${user}`, { caps: ['cases.read'], ...(as ? { as } : {}) });
-  const asksOf = (user: string, viewer: string) =>
-    asked.filter((r) => r.user === user && r.viewer === viewer).length;
+  const asksOf = (user: string, viewer: string) => asked.filter((r) => r.user === user && r.viewer === viewer).length;
   const noteOf = (res: { body: { events: Array<{ data: { note?: string } }> } }) => res.body.events[0]?.data.note;
 
   it('answers a repeated read from the cache, with the same body', async () => {
@@ -86,7 +85,14 @@ describe('member record cache', () => {
     // still cached: logs changed without telling anyone
     expect(noteOf(await record(member))).toBe('before');
     broadcastInvalidation(h.peer, 'member-record', [`${h.seed.id}:${member}`]);
-    expect(noteOf(await waitFor(() => record(member), (res) => noteOf(res) === 'after'))).toBe('after');
+    expect(
+      noteOf(
+        await waitFor(
+          () => record(member),
+          (res) => noteOf(res) === 'after',
+        ),
+      ),
+    ).toBe('after');
   });
 
   it("drops a viewer's records when their access changes, and nobody else's", async () => {

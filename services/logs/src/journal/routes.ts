@@ -2,8 +2,8 @@ import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@gu
 import type { LogsContext } from '../config';
 import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
-import { recordsChanged } from '../rpc/recordChanges';
 import { hiddenOrAll } from '../privacy/hiddenChannels';
+import { recordsChanged } from '../rpc/recordChanges';
 import { withArchivedEventLinks } from './archivedLinks';
 import { listJournal } from './listJournal';
 import { toJournalEvent } from './toJournalEvent';

@@ -257,6 +257,9 @@ async function applyBulkDelete(
   // marked deleted after the journal event (as single deletions), so a redelivery still finds what it held
   if (known.length) {
     await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
-    journal.membersChanged(d.guild_id, known.map((m) => m.author));
+    journal.membersChanged(
+      d.guild_id,
+      known.map((m) => m.author),
+    );
   }
 }

@@ -13,12 +13,12 @@ import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { findPerson } from '../platform/people';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { applyAction } from './applyAction';
 import { sendCaseDm } from './caseDm';
 import { claimKey, numberKey, releaseKey, settleKey } from './idempotency';
 import { CaseModel, type CaseRow, caseId, historyEntry, newCaseRow, nextCaseNumber } from './model';
 import { toCase } from './toCase';
-import { recordChanged } from '../record/recordCache';
 
 export interface CreateCaseInput {
   guild: string;

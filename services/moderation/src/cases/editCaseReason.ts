@@ -1,8 +1,8 @@
 import { type Case, type Identity, notFound, type Outbox } from '@guildhall/shared';
 import type { z } from 'zod';
+import { recordChanged } from '../record/recordCache';
 import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
 import { toCase } from './toCase';
-import { recordChanged } from '../record/recordCache';
 
 /**
  * Replaces the reason of case `number` (404 when unknown). The previous reason goes into the case history

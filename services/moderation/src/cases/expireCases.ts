@@ -1,10 +1,10 @@
 import { type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
 import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { liftAction } from './liftAction';
 import { caseLeases, DUE_CASES, historyEntry } from './model';
 import { toCase } from './toCase';
-import { recordChanged } from '../record/recordCache';
 
 /** Lower bound of the due-time range: keeps cases without an expiry (null) out of the index scan. */
 const EPOCH = new Date(0);

@@ -2,10 +2,10 @@ import { type Case, conflict, notFound, type Outbox, type PlatformApi, platformP
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { liftAction } from './liftAction';
 import { CaseModel, type CaseRow, caseId, caseLeases, historyEntry } from './model';
 import { toCase } from './toCase';
-import { recordChanged } from '../record/recordCache';
 
 /** Who revokes, and the accepted appeal that led to it (null for a direct revoke). */
 export interface Revoker {

@@ -1,7 +1,7 @@
 import { leaseFree, type Outbox } from '@guildhall/shared';
+import { recordChanged } from '../record/recordCache';
 import { CaseModel, type CaseRow, historyEntry } from './model';
 import { toCase } from './toCase';
-import { recordChanged } from '../record/recordCache';
 
 /**
  * Who lifted a ban or timeout outside a revoke (null when the platform did not say) and how; `key` names the message

@@ -82,9 +82,12 @@ export class RecordCache {
 
   /** Drops `<guild>:<viewer>`'s records (every viewer's with `<guild>:*`). */
   private forgetViewer(key: string): void {
-    if (key.endsWith('*')) return this.drop(key);
+    if (key.endsWith('*')) {
+      this.drop(key);
+      return;
+    }
     const split = key.indexOf(':');
-    const guild = `${key.slice(0, split + 1)}`;
+    const guild = key.slice(0, split + 1);
     const viewer = `:${key.slice(split + 1)}`;
     for (const map of [this.answers, this.reading] as Keyed[])
       for (const k of [...map.keys()]) if (k.startsWith(guild) && k.endsWith(viewer)) map.delete(k);

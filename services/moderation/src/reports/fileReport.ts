@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { newRecordId } from '../ids';
 import { memberName, userName } from '../platform/people';
 import { openQueueThread } from '../platform/queueThread';
+import { recordChanged } from '../record/recordCache';
 import { getSettings } from '../settings/model';
 import { ReportModel, type ReportRow } from './model';
 import { toReport } from './toReport';
-import { recordChanged } from '../record/recordCache';
 
 /** Name of the message context-menu command members report with. */
 export const REPORT_COMMAND = 'Report message';

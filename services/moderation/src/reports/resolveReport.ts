@@ -1,9 +1,9 @@
 import { badRequest, conflict, type Identity, notFound, type Outbox, type Report } from '@guildhall/shared';
 import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId } from '../cases/model';
+import { recordChanged } from '../record/recordCache';
 import { ReportModel, type ReportRow } from './model';
 import { toReport } from './toReport';
-import { recordChanged } from '../record/recordCache';
 
 export interface ResolveReportInput {
   guild: string;
