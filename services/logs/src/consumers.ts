@@ -6,13 +6,14 @@ import { ingestPlatform, JOURNAL_DISPATCHES } from './journal/ingestPlatform';
 import type { Journal } from './journal/recordEvent';
 import { ingestMessages, MESSAGE_DISPATCHES } from './messages/ingestMessages';
 import { editCaseLog, logNewCase } from './posting/logCase';
-import { ChannelDirectory } from './privacy/channelFacts';
+import { ChannelDirectory, channelsChanged } from './privacy/channelFacts';
 import type { LogPolicy } from './privacy/logPolicy';
 import { recordsChanged } from './rpc/recordChanges';
 
 /**
- * Dispatches after which the channels a reader may see can differ (channel snapshots and their overwrites), so
- * every member record of the guild is dropped once they are stored (`recordsChanged`).
+ * Dispatches after which the channels a reader may see can differ (channel snapshots and their overwrites): once
+ * they are stored, the guild's channel lists and every member record of the guild are dropped on every replica
+ * (`channelsChanged`, `recordsChanged`).
  */
 const STRUCTURE_DISPATCHES = new Set<string>([
   'GUILD_CREATE',
@@ -47,7 +48,7 @@ async function botUser(ctx: LogsContext): Promise<string | null> {
  */
 export async function startConsumers(ctx: LogsContext, journal: Journal, opts: ConsumerOptions): Promise<Stoppable[]> {
   const botUserId = await botUser(ctx);
-  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform), botUserId };
+  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform, ctx.bus), botUserId };
   const stopMessages = await ctx.bus.consumeBatches(
     dispatchConsumer('logs-messages', MESSAGE_DISPATCHES, { maxAckPending: opts.batchSize * 8 }),
     opts.batchSize,
@@ -57,7 +58,9 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
     await ingestPlatform(journal, botUserId, msg);
     if (!STRUCTURE_DISPATCHES.has(msg.data.t)) return;
     const d = msg.data.d as { guild_id?: string; id: string };
-    recordsChanged(ctx.bus, d.guild_id ?? d.id, '*');
+    const guild = d.guild_id ?? d.id;
+    channelsChanged(ctx.bus, guild);
+    recordsChanged(ctx.bus, guild, '*');
   });
   const stopAntinuke = await ctx.bus.consume(
     dispatchConsumer('logs-antinuke', ['GUILD_AUDIT_LOG_ENTRY_CREATE'] as const),

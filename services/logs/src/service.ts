@@ -10,7 +10,7 @@ import { messageRoutes } from './messages/routes';
 import { flushPosts } from './posting/flushPosts';
 import { postLeases } from './posting/model';
 import { queuePost } from './posting/queuePost';
-import { ChannelDirectory, followChannels } from './privacy/channelFacts';
+import { ChannelDirectory, followChannelLists, followChannels } from './privacy/channelFacts';
 import { sweepRetention } from './retention/retention';
 import { answerPeers } from './rpc/answerPeers';
 import { allRecordsChanged, recordsChanged } from './rpc/recordChanges';
@@ -27,7 +27,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   env: logsEnv,
   exporter: () => logsExport,
   routes: (ctx) => {
-    const directory = new ChannelDirectory(ctx.platform);
+    const directory = new ChannelDirectory(ctx.platform, ctx.bus);
     return [
       ...settingsRoutes(ctx, directory),
       ...messageRoutes(ctx, directory),
@@ -39,7 +39,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     await undoLeases.adoptLegacy('undoing');
     await postLeases.adoptLegacy('claim');
     await postLeases.adoptLegacy('claimedAt');
-    const directory = new ChannelDirectory(ctx.platform);
+    const directory = new ChannelDirectory(ctx.platform, ctx.bus);
     const privacy = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
     const journal = new Journal(
       ctx.config.ACTOR_MATCH_WINDOW_MS,
@@ -72,6 +72,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
     const settings = followSettingsChanges(ctx.bus, ctx.logger);
     const channels = followChannels(ctx.bus, ctx.logger);
-    return [poster, retention, archive, settings, channels, ...consumers, ...answerPeers(ctx, directory)];
+    const channelLists = followChannelLists(ctx.bus, ctx.logger);
+    return [poster, retention, archive, settings, channels, channelLists, ...consumers, ...answerPeers(ctx, directory)];
   },
 };

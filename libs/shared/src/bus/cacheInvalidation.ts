@@ -11,9 +11,16 @@ import type { EventBus } from './eventBus';
  * - `logs-settings`: the logs service's guild settings, `<guild>`;
  * - `tickets-settings`: the tickets service's `GET /tickets/settings` answers, `<guild>`;
  * - `member-record`: moderation's member records, `<guild>:<user>` (the record of `user`, for every viewer),
- *   `<guild>:*` (every record of the guild), `*` (every record).
+ *   `<guild>:*` (every record of the guild), `*` (every record);
+ * - `channel-directory`: the logs service's channel lists (which channels a reader may not see), `<guild>`.
  */
-export type CacheName = 'access' | 'session' | 'logs-settings' | 'tickets-settings' | 'member-record';
+export type CacheName =
+  | 'access'
+  | 'session'
+  | 'logs-settings'
+  | 'tickets-settings'
+  | 'member-record'
+  | 'channel-directory';
 
 /** Core NATS subject (namespace added by the bus) carrying the keys to drop from cache `cache` on every replica. */
 export function invalidationSubject(cache: CacheName): string {
