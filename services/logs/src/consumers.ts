@@ -15,15 +15,9 @@ import { recordsChanged } from './rpc/recordChanges';
  * they are stored, the guild's channel lists and every member record of the guild are dropped on every replica
  * (`channelsChanged`, `recordsChanged`).
  */
-const STRUCTURE_DISPATCHES = new Set<string>([
-  'GUILD_CREATE',
-  'CHANNEL_CREATE',
-  'CHANNEL_UPDATE',
-  'CHANNEL_DELETE',
-  'THREAD_CREATE',
-  'THREAD_UPDATE',
-  'THREAD_DELETE',
-]);
+const STRUCTURE_DISPATCHES = new Set<string>(
+  JOURNAL_DISPATCHES.filter((t) => t === 'GUILD_CREATE' || t.startsWith('CHANNEL_') || t.startsWith('THREAD_')),
+);
 
 /** Options of the consumers (from the service's config). */
 export interface ConsumerOptions {

@@ -1,7 +1,7 @@
 import { broadcastInvalidation, type MemberHistoryReply, type MemberHistoryRequest, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { recordChanged } from '../src/record/recordCache';
-import { type Harness, startHarness } from './harness';
+import { type Harness, startHarness, timeoutEvent } from './harness';
 
 /**
  * The member record's cache (`RecordCache`): logs is played by the harness's peer bus (another NATS connection on
@@ -18,23 +18,7 @@ describe('member record cache', () => {
   const asked: MemberHistoryRequest[] = [];
 
   const history = (req: MemberHistoryRequest): MemberHistoryReply => ({
-    events: [
-      {
-        id: '1300000000000000001',
-        guild: req.guild,
-        kind: 'member_timeout',
-        actor: h.seed.ids.moderator,
-        actorName: 'mo',
-        viaService: true,
-        target: req.user,
-        targetName: 'pat',
-        channel: null,
-        data: { at: '2025-01-01T00:00:00.000Z', note },
-        undoneBy: null,
-        undoneAt: null,
-        undoneAs: null,
-      },
-    ],
+    events: [timeoutEvent(h, req, { note })],
     deleted: [],
   });
 
