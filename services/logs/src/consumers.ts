@@ -6,8 +6,18 @@ import { ingestPlatform, JOURNAL_DISPATCHES } from './journal/ingestPlatform';
 import type { Journal } from './journal/recordEvent';
 import { ingestMessages, MESSAGE_DISPATCHES } from './messages/ingestMessages';
 import { editCaseLog, logNewCase } from './posting/logCase';
-import { ChannelDirectory } from './privacy/channelFacts';
+import { ChannelDirectory, channelsChanged } from './privacy/channelFacts';
 import type { LogPolicy } from './privacy/logPolicy';
+import { recordsChanged } from './rpc/recordChanges';
+
+/**
+ * Dispatches after which the channels a reader may see can differ (channel snapshots and their overwrites): once
+ * they are stored, the guild's channel lists and every member record of the guild are dropped on every replica
+ * (`channelsChanged`, `recordsChanged`).
+ */
+const STRUCTURE_DISPATCHES = new Set<string>(
+  JOURNAL_DISPATCHES.filter((t) => t === 'GUILD_CREATE' || t.startsWith('CHANNEL_') || t.startsWith('THREAD_')),
+);
 
 /** Options of the consumers (from the service's config). */
 export interface ConsumerOptions {
@@ -32,15 +42,20 @@ async function botUser(ctx: LogsContext): Promise<string | null> {
  */
 export async function startConsumers(ctx: LogsContext, journal: Journal, opts: ConsumerOptions): Promise<Stoppable[]> {
   const botUserId = await botUser(ctx);
-  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform), botUserId };
+  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform, ctx.bus), botUserId };
   const stopMessages = await ctx.bus.consumeBatches(
     dispatchConsumer('logs-messages', MESSAGE_DISPATCHES, { maxAckPending: opts.batchSize * 8 }),
     opts.batchSize,
     (batch) => ingestMessages(journal, policy, batch),
   );
-  const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), (msg) =>
-    ingestPlatform(journal, botUserId, msg),
-  );
+  const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), async (msg) => {
+    await ingestPlatform(journal, botUserId, msg);
+    if (!STRUCTURE_DISPATCHES.has(msg.data.t)) return;
+    const d = msg.data.d as { guild_id?: string; id: string };
+    const guild = d.guild_id ?? d.id;
+    channelsChanged(ctx.bus, guild);
+    recordsChanged(ctx.bus, guild, '*');
+  });
   const stopAntinuke = await ctx.bus.consume(
     dispatchConsumer('logs-antinuke', ['GUILD_AUDIT_LOG_ENTRY_CREATE'] as const),
     ({ data }) => watchAuditEntry({ platform: ctx.platform, journal, botUserId }, data.d),

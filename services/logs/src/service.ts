@@ -10,9 +10,10 @@ import { messageRoutes } from './messages/routes';
 import { flushPosts } from './posting/flushPosts';
 import { postLeases } from './posting/model';
 import { queuePost } from './posting/queuePost';
-import { ChannelDirectory, followChannels } from './privacy/channelFacts';
+import { ChannelDirectory, followChannelLists, followChannels } from './privacy/channelFacts';
 import { sweepRetention } from './retention/retention';
 import { answerPeers } from './rpc/answerPeers';
+import { allRecordsChanged, recordsChanged } from './rpc/recordChanges';
 import { followSettingsChanges } from './settings/getSettings';
 import { settingsRoutes } from './settings/routes';
 
@@ -26,7 +27,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   env: logsEnv,
   exporter: () => logsExport,
   routes: (ctx) => {
-    const directory = new ChannelDirectory(ctx.platform);
+    const directory = new ChannelDirectory(ctx.platform, ctx.bus);
     return [
       ...settingsRoutes(ctx, directory),
       ...messageRoutes(ctx, directory),
@@ -38,10 +39,12 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     await undoLeases.adoptLegacy('undoing');
     await postLeases.adoptLegacy('claim');
     await postLeases.adoptLegacy('claimedAt');
-    const directory = new ChannelDirectory(ctx.platform);
+    const directory = new ChannelDirectory(ctx.platform, ctx.bus);
     const privacy = { bus: ctx.bus, directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
-    const journal = new Journal(ctx.config.ACTOR_MATCH_WINDOW_MS, (event) =>
-      queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
+    const journal = new Journal(
+      ctx.config.ACTOR_MATCH_WINDOW_MS,
+      (event) => queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
+      (guild, users) => recordsChanged(ctx.bus, guild, users),
     );
     const poster = startPoller(
       'log-embeds',
@@ -52,20 +55,24 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
     const retention = startPoller(
       'retention',
       ctx.config.RETENTION_SWEEP_MS,
-      () => sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS),
+      async () => {
+        await sweepRetention(ctx.config.JOURNAL_RETENTION_DAYS);
+        allRecordsChanged(ctx.bus);
+      },
       ctx.logger,
     );
     const archive = startPoller(
       'attachment-archive',
       ctx.config.ARCHIVE_POLL_MS,
       async () => {
-        await archivePending(ctx);
+        if ((await archivePending(ctx)) > 0) allRecordsChanged(ctx.bus);
       },
       ctx.logger,
     );
     const consumers = await startConsumers(ctx, journal, { batchSize: ctx.config.INGEST_BATCH });
     const settings = followSettingsChanges(ctx.bus, ctx.logger);
     const channels = followChannels(ctx.bus, ctx.logger);
-    return [poster, retention, archive, settings, channels, ...consumers, ...answerPeers(ctx, directory)];
+    const channelLists = followChannelLists(ctx.bus, ctx.logger);
+    return [poster, retention, archive, settings, channels, channelLists, ...consumers, ...answerPeers(ctx, directory)];
   },
 };

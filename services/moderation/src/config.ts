@@ -1,9 +1,16 @@
 import type { BaseConfig, ServiceContext } from '@guildhall/shared';
 import { z } from 'zod';
 
-/** Moderation's own variables. `EXPIRY_POLL_MS`: how often due timeouts and temporary bans are expired (ms). */
+/**
+ * Moderation's own variables:
+ * - `EXPIRY_POLL_MS`: how often due timeouts and temporary bans are expired (ms);
+ * - `MEMBER_RECORD_CACHE_MS`: how long this process reuses a member record answer (default 3 000; 0 = build it on
+ *   every request). Anything the record shows that changes drops it on every replica within milliseconds
+ *   (`cache.invalidate.member-record`, `cache.invalidate.access`), or within this time when that message is lost.
+ */
 export const moderationEnv = {
   EXPIRY_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  MEMBER_RECORD_CACHE_MS: z.coerce.number().int().min(0).default(3_000),
 };
 
 /** The moderation service's configuration: the shared base plus `moderationEnv`. */

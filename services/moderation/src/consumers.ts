@@ -24,7 +24,7 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
       fileReport(ctx.platform, ctx.outbox, ctx.logger, msg.data.d),
     ),
     ctx.bus.consume(eventConsumer('moderation-case-logged', { logs: ['case.logged'] }), async ({ data: event }) =>
-      recordLogMessage(event.guild, event.data.caseNumber, event.data.logChannel, event.data.logMessage),
+      recordLogMessage(ctx.bus, event.guild, event.data.caseNumber, event.data.logChannel, event.data.logMessage),
     ),
     ctx.bus.consume(
       eventConsumer('moderation-journal-undone', { logs: ['journal.undone'] }),

@@ -1,4 +1,6 @@
+import type { JournalEvent, MemberHistoryRequest } from '@guildhall/shared';
 import { type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
+import type { z } from 'zod';
 import type { ModerationConfig } from '../src/config';
 import { definition } from '../src/service';
 
@@ -14,4 +16,30 @@ export function startHarness(extraEnv: Record<string, string> = {}): Promise<Har
     env: { EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500', ...extraEnv },
     caller: { as: 'moderator' },
   });
+}
+
+/**
+ * A `member_timeout` journal event about `req.user` by the sample moderator, as the logs peer answers it in the
+ * member record suites; `data` is added to its `data`.
+ */
+export function timeoutEvent(
+  h: Harness,
+  req: MemberHistoryRequest,
+  data: Record<string, unknown> = {},
+): z.infer<typeof JournalEvent> {
+  return {
+    id: '1300000000000000001',
+    guild: req.guild,
+    kind: 'member_timeout',
+    actor: h.seed.ids.moderator,
+    actorName: 'mo',
+    viaService: true,
+    target: req.user,
+    targetName: 'pat',
+    channel: null,
+    data: { at: '2025-01-01T00:00:00.000Z', ...data },
+    undoneBy: null,
+    undoneAt: null,
+    undoneAs: null,
+  };
 }

@@ -1,6 +1,6 @@
 import { type MemberHistoryReply, type MemberHistoryRequest, RPC } from '@guildhall/shared';
 import { CaseModel, type CaseRow, newCaseRow } from '../src/cases/model';
-import { type Harness, startHarness } from './harness';
+import { type Harness, startHarness, timeoutEvent } from './harness';
 
 describe('member record', () => {
   let h: Harness;
@@ -10,23 +10,7 @@ describe('member record', () => {
   const asked: MemberHistoryRequest[] = [];
 
   const history = (req: MemberHistoryRequest): MemberHistoryReply => ({
-    events: [
-      {
-        id: '1300000000000000001',
-        guild: req.guild,
-        kind: 'member_timeout',
-        actor: h.seed.ids.moderator,
-        actorName: 'mo',
-        viaService: true,
-        target: req.user,
-        targetName: 'pat',
-        channel: null,
-        data: { at: '2025-01-01T00:00:00.000Z' },
-        undoneBy: null,
-        undoneAt: null,
-        undoneAs: null,
-      },
-    ],
+    events: [timeoutEvent(h, req)],
     deleted: [
       {
         id: '1300000000000000002',
@@ -124,7 +108,8 @@ describe('member record', () => {
     });
     const asking = asked.length;
     try {
-      const res = await record(h.seed.ids.member);
+      // a user whose record was not read yet (a cached record would be answered without asking logs)
+      const res = await record('999999999999999997');
       expect(res.status).toBe(503);
       expect(res.body.detail).toContain(RPC.memberHistory);
       expect(asked.length).toBe(asking + 1);

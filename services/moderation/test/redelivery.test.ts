@@ -26,6 +26,8 @@ function outbox(dies = 0) {
   const events = new Map<string, { type: string; case?: number; revokedBy?: string }>();
   let left = dies;
   const fake = {
+    // no NATS in these tests: member-record invalidations are not published (`broadcastInvalidation` skips them)
+    bus: { isConnected: () => false },
     emit: async (
       _guild: string,
       type: string,

@@ -9,9 +9,18 @@ import type { EventBus } from './eventBus';
  *   user of the guild);
  * - `session`: the gateway's session lookups, the sha-256 of the session id (as stored);
  * - `logs-settings`: the logs service's guild settings, `<guild>`;
- * - `tickets-settings`: the tickets service's `GET /tickets/settings` answers, `<guild>`.
+ * - `tickets-settings`: the tickets service's `GET /tickets/settings` answers, `<guild>`;
+ * - `member-record`: moderation's member records, `<guild>:<user>` (the record of `user`, for every viewer),
+ *   `<guild>:*` (every record of the guild), `*` (every record);
+ * - `channel-directory`: the logs service's channel lists (which channels a reader may not see), `<guild>`.
  */
-export type CacheName = 'access' | 'session' | 'logs-settings' | 'tickets-settings';
+export type CacheName =
+  | 'access'
+  | 'session'
+  | 'logs-settings'
+  | 'tickets-settings'
+  | 'member-record'
+  | 'channel-directory';
 
 /** Core NATS subject (namespace added by the bus) carrying the keys to drop from cache `cache` on every replica. */
 export function invalidationSubject(cache: CacheName): string {

@@ -67,7 +67,8 @@ export class Outbox<S extends ServiceName = ServiceName> {
   private lastCreatedAt = 0;
 
   constructor(
-    private readonly bus: EventBus,
+    /** The bus the events go out on (writers also announce cache invalidations on it after their write). */
+    readonly bus: EventBus,
     private readonly service: S,
     logger: Logger,
   ) {

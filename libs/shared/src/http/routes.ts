@@ -25,10 +25,21 @@ export interface RouteBinding {
   handler: (input: RouteInput<ApiRoute>) => Promise<unknown>;
 }
 
+/**
+ * An answer already encoded as JSON (`json`: the text of a `T`), sent as it is: a handler serving a cached answer
+ * returns it instead of the value, so the value is not encoded again on every request.
+ */
+export class EncodedJson<T> {
+  /** Only marks which answer `json` encodes (never set). */
+  declare readonly encodes?: T;
+
+  constructor(readonly json: string) {}
+}
+
 /** Binds `route` to `handler` with input and output typed from the route's schemas. */
 export function bind<R extends ApiRoute>(
   route: R,
-  handler: (input: RouteInput<R>) => Promise<ResponseOf<R>>,
+  handler: (input: RouteInput<R>) => Promise<ResponseOf<R> | EncodedJson<ResponseOf<R>>>,
 ): RouteBinding {
   return { route, handler: handler as unknown as RouteBinding['handler'] };
 }
@@ -47,7 +58,7 @@ export interface MountOptions {
  * `guild`/`member` routes a user whose token was issued for this `{guild}`, and `guild` routes the route's `cap`
  * (403 otherwise); params, query and body are parsed (a route without a query schema refuses any query parameter;
  * a JSON body must be valid UTF-8) with the route's zod schemas (400 naming the field). The
- * answer is sent with the route's success status.
+ * answer is sent with the route's success status (an `EncodedJson` answer as its text, checked decoded).
  */
 export function mountRoutes(app: Express, bindings: RouteBinding[], opts: MountOptions): void {
   const json = express.json({
@@ -74,6 +85,11 @@ export function mountRoutes(app: Express, bindings: RouteBinding[], opts: MountO
       res.status(route.success.status);
       if (route.success.status === 204 || !route.success.schema) {
         res.end();
+        return;
+      }
+      if (result instanceof EncodedJson) {
+        if (opts.validateResponses) checkResponse(route, route.success.schema, JSON.parse(result.json), opts.logger);
+        res.type('json').send(result.json);
         return;
       }
       res.json(opts.validateResponses ? checkResponse(route, route.success.schema, result, opts.logger) : result);

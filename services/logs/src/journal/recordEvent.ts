@@ -31,14 +31,22 @@ export interface NewEvent {
 export type OnRecorded = (event: EventRow) => Promise<void>;
 
 /**
+ * Called after what the member records of `users` in `guild` show changed in logs (an event about or by them stored
+ * or given its actor, a message of theirs marked deleted); null ids are ignored.
+ */
+export type OnMembersChanged = (guild: string, users: Array<string | null>) => void;
+
+/**
  * Stores journal events and gives them their actors. An event finds its actor in an unclaimed actor source
  * (audit-log entry, service case) of the same guild, kind and target that arrived within `windowMs` of it; a source
  * arriving later finds the event the same way. A better source (service > audit > author) replaces a worse one.
+ * `membersChanged` hears of every stored or re-attributed event's target and actors (see `OnMembersChanged`).
  */
 export class Journal {
   constructor(
     private readonly windowMs: number,
     private readonly onRecorded: OnRecorded,
+    readonly membersChanged: OnMembersChanged = () => {},
   ) {}
 
   /**
@@ -89,6 +97,7 @@ export class Journal {
   /** Gives a stored event its actor from a waiting source, then hands it to `onRecorded`. */
   private async finish(row: EventRow): Promise<EventRow> {
     const stored = (await this.claimSourceFor(row)) ?? row;
+    this.membersChanged(stored.guild, [stored.target, stored.actor]);
     await this.onRecorded(stored);
     return stored;
   }
@@ -215,10 +224,12 @@ export class Journal {
       set.atKnown = true;
       set['data.at'] = new Date(source.at).toISOString();
     }
-    return JournalEventModel.findOneAndUpdate(
+    const updated = await JournalEventModel.findOneAndUpdate(
       { _id: event._id, actorRank: { $lt: rank } },
       { $set: set },
       { returnDocument: 'after' },
     ).lean<EventRow>();
+    if (updated) this.membersChanged(updated.guild, [updated.target, updated.actor, event.actor]);
+    return updated;
   }
 }

@@ -3,6 +3,7 @@ import type { LogsContext } from '../config';
 import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { hiddenOrAll } from '../privacy/hiddenChannels';
+import { recordsChanged } from '../rpc/recordChanges';
 import { withArchivedEventLinks } from './archivedLinks';
 import { listJournal } from './listJournal';
 import { toJournalEvent } from './toJournalEvent';
@@ -24,6 +25,7 @@ export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): Ro
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
       const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
       const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason, async (event) => {
+        recordsChanged(ctx.bus, params.guild, [event.target, event.actor]);
         if ((event.kind !== 'member_ban' && event.kind !== 'member_timeout') || !event.target) return;
         const lifted: JournalUndoneEvent = {
           event: event._id,

@@ -217,7 +217,10 @@ async function applyEdit(
   await MessageModel.updateOne({ _id: d.id, guild: d.guild_id }, { $set: { content: d.content, editedAt } });
 }
 
-/** MESSAGE_DELETE of a stored message: journals `message_delete`, then marks it deleted (journaled first, as edits). */
+/**
+ * MESSAGE_DELETE of a stored message: journals `message_delete`, then marks it deleted (journaled first, as edits)
+ * and tells `journal.membersChanged` of the author (their member record lists it now).
+ */
 async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData): Promise<void> {
   if (!d.guild_id) return;
   const before = await MessageModel.findOne({ _id: d.id, guild: d.guild_id, deletedAt: null }).lean<MessageRow>();
@@ -239,6 +242,7 @@ async function applyDelete(journal: Journal, d: GatewayMessageDeleteDispatchData
     actor: { id: before.author, name: before.authorName, source: 'author', viaService: false },
   });
   await MessageModel.updateOne({ _id: d.id, guild: d.guild_id, deletedAt: null }, { $set: { deletedAt: new Date() } });
+  journal.membersChanged(before.guild, [before.author]);
 }
 
 async function applyBulkDelete(
@@ -276,5 +280,9 @@ async function applyBulkDelete(
   // marked deleted after the journal event (as single deletions), so a redelivery still finds what it held
   if (known.length) {
     await MessageModel.updateMany({ _id: { $in: known.map((m) => m._id) }, deletedAt: null }, { $set: { deletedAt } });
+    journal.membersChanged(
+      d.guild_id,
+      known.map((m) => m.author),
+    );
   }
 }

@@ -1,4 +1,12 @@
-import { type EventBus, type Logger, onDispatches, type PlatformApi, type Stoppable } from '@guildhall/shared';
+import {
+  broadcastInvalidation,
+  type EventBus,
+  type Logger,
+  onDispatches,
+  onInvalidation,
+  type PlatformApi,
+  type Stoppable,
+} from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import { LRUCache } from 'lru-cache';
 import mongoose, { Schema } from 'mongoose';
@@ -102,13 +110,56 @@ export function followChannels(bus: EventBus, logger: Logger): Stoppable {
   );
 }
 
+/** How long a guild's channel list (`ChannelDirectory.all`) is reused when no change is announced, in ms. */
+const LIST_MS = 10_000;
+
+/**
+ * This process's channel lists by guild (`ChannelDirectory.all`; at most 1 000 guilds, least recently used go first).
+ * Concurrent misses share one read; a read in flight when its guild is dropped is answered but not kept.
+ */
+const lists = new LRUCache<string, ChannelFacts[]>({
+  max: 1_000,
+  ttl: LIST_MS,
+  ignoreFetchAbort: true,
+  fetchMethod: (guild) => readAll(guild),
+});
+
+/**
+ * After a write that changes `guild`'s channel list (a channel or thread snapshot, fetched thread facts): drops it
+ * from this process and tells every logs replica (`cache.invalidate.channel-directory`).
+ */
+export function channelsChanged(bus: EventBus | undefined, guild: string): void {
+  lists.delete(guild);
+  if (bus) broadcastInvalidation(bus, 'channel-directory', [guild]);
+}
+
+/** Drops this replica's channel list of each guild named on `cache.invalidate.channel-directory`. */
+export function followChannelLists(bus: EventBus, logger: Logger): Stoppable {
+  return onInvalidation(bus, 'channel-directory', (guild) => lists.delete(guild), logger);
+}
+
+async function readAll(guild: string): Promise<ChannelFacts[]> {
+  const [snapshots, fetched] = await Promise.all([
+    SnapshotModel.find({ guild, kind: 'channel' }).lean<SnapshotRow[]>(),
+    FactModel.find({ guild }).lean<FactRow[]>(),
+  ]);
+  const byId = new Map<string, ChannelFacts>();
+  for (const f of fetched) byId.set(f.id, f);
+  for (const s of snapshots) byId.set(s.id, fromPlatform(guild, s.data));
+  return [...byId.values()];
+}
+
 /**
  * Channel and thread facts of a guild: the logs snapshot when there is one (kept current by channel dispatches),
  * else the platform's `GET /channels/{id}` stored in `channel_facts` (for threads created after GUILD_CREATE).
  * Null when neither knows the channel or it belongs to another guild.
  */
 export class ChannelDirectory {
-  constructor(private readonly platform: PlatformApi) {}
+  /** `bus` carries the announcement of thread facts this directory fetched (`channelsChanged`); absent in tests. */
+  constructor(
+    private readonly platform: PlatformApi,
+    private readonly bus?: EventBus,
+  ) {}
 
   /** Facts of `channel` in `guild` (memoised briefly; see the class). */
   async get(guild: string, channel: string): Promise<ChannelFacts | null> {
@@ -135,21 +186,16 @@ export class ChannelDirectory {
     if (fetchedGuild !== guild) return null;
     const facts = fromPlatform(guild, fetched as unknown as Record<string, unknown>);
     await FactModel.updateOne({ _id: channel }, { $set: { ...facts, fetchedAt: new Date() } }, { upsert: true });
+    channelsChanged(this.bus, guild);
     return facts;
   }
 
   /**
    * Every channel and thread of `guild` known from snapshots (deleted ones included: their stored messages stay
-   * private) or fetched facts (for visibility filters).
+   * private) or fetched facts (for visibility filters). Kept per process until a change is announced
+   * (`channelsChanged`, `followChannelLists`), at most `LIST_MS`; callers must not change the list.
    */
   async all(guild: string): Promise<ChannelFacts[]> {
-    const [snapshots, fetched] = await Promise.all([
-      SnapshotModel.find({ guild, kind: 'channel' }).lean<SnapshotRow[]>(),
-      FactModel.find({ guild }).lean<FactRow[]>(),
-    ]);
-    const byId = new Map<string, ChannelFacts>();
-    for (const f of fetched) byId.set(f.id, f);
-    for (const s of snapshots) byId.set(s.id, fromPlatform(guild, s.data));
-    return [...byId.values()];
+    return (await lists.fetch(guild)) as ChannelFacts[];
   }
 }

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { findPerson } from '../platform/people';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { applyAction } from './applyAction';
 import { sendCaseDm } from './caseDm';
 import { claimKey, numberKey, releaseKey, settleKey } from './idempotency';
@@ -83,6 +84,7 @@ export async function settleCase(
     deleteMessageSeconds: row.deleteMessageSeconds,
     failure: row.failure,
   });
+  recordChanged(outbox.bus, row.guild, row.target);
   return row;
 }
 

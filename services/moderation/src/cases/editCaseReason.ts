@@ -1,5 +1,6 @@
 import { type Case, type Identity, notFound, type Outbox } from '@guildhall/shared';
 import type { z } from 'zod';
+import { recordChanged } from '../record/recordCache';
 import { CaseModel, type CaseRow, caseId, historyEntry } from './model';
 import { toCase } from './toCase';
 
@@ -40,6 +41,7 @@ export async function editCaseReason(
       editedBy: input.editor.sub,
       editedByName: input.editor.name,
     });
+    recordChanged(outbox.bus, input.guild, updated.target);
     return result;
   }
 }

@@ -1,6 +1,7 @@
 import { type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
 import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { liftAction } from './liftAction';
 import { caseLeases, DUE_CASES, historyEntry } from './model';
 import { toCase } from './toCase';
@@ -35,6 +36,8 @@ export async function expireCases(platform: PlatformApi, outbox: Outbox<'moderat
       $set: { status: 'expired' },
       $push: { history: historyEntry('expired') },
     });
-    if (expired) await outbox.emit(expired.guild, 'case.expired', { case: toCase(expired) });
+    if (!expired) continue;
+    await outbox.emit(expired.guild, 'case.expired', { case: toCase(expired) });
+    recordChanged(outbox.bus, expired.guild, expired.target);
   }
 }

@@ -2,6 +2,7 @@ import { type Case, conflict, notFound, type Outbox, type PlatformApi, platformP
 import type { z } from 'zod';
 import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
+import { recordChanged } from '../record/recordCache';
 import { liftAction } from './liftAction';
 import { CaseModel, type CaseRow, caseId, caseLeases, historyEntry } from './model';
 import { toCase } from './toCase';
@@ -60,5 +61,6 @@ export async function revokeCase(
     revokedByName: by.name,
     appeal: by.appeal,
   });
+  recordChanged(outbox.bus, guild, revoked.target);
   return result;
 }

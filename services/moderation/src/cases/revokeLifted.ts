@@ -1,4 +1,5 @@
 import { leaseFree, type Outbox } from '@guildhall/shared';
+import { recordChanged } from '../record/recordCache';
 import { CaseModel, type CaseRow, historyEntry } from './model';
 import { toCase } from './toCase';
 
@@ -49,10 +50,11 @@ export async function revokeLifted(
 }
 
 /**
- * Emits `case.revoked` of a case revoked outside a revoke once its revoker is known (nothing while unknown), keyed by
- * the case: a redelivered lift emits it once.
+ * Drops the target's member records (`recordChanged`), then emits `case.revoked` of a case revoked outside a revoke
+ * once its revoker is known (nothing while unknown), keyed by the case: a redelivered lift emits it once.
  */
 async function emitRevoked(outbox: Outbox<'moderation'>, row: CaseRow): Promise<void> {
+  recordChanged(outbox.bus, row.guild, row.target);
   if (!row.revokedBy || row.revokedByName === null) return;
   await outbox.emit(
     row.guild,

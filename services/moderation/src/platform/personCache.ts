@@ -1,5 +1,6 @@
 import { type EventBus, type Logger, onDispatches, type PlatformApi, type Stoppable } from '@guildhall/shared';
 import { LRUCache } from 'lru-cache';
+import { forgetRecord } from '../record/recordCache';
 import { findPerson, type Person } from './people';
 
 /** How long a looked-up member/user is reused by the member record, in milliseconds. */
@@ -39,7 +40,18 @@ const PERSON_DISPATCHES = [
   'GUILD_BAN_REMOVE',
 ] as const;
 
-/** Drops this replica's cached person on each member or ban dispatch of them (every replica receives each one). */
+/**
+ * Drops this replica's cached person, and the member records showing them (`forgetRecord`), on each member or ban
+ * dispatch of them (every replica receives each one).
+ */
 export function followPeople(bus: EventBus, logger: Logger): Stoppable {
-  return onDispatches(bus, PERSON_DISPATCHES, ({ d }) => forgetPerson(d.guild_id, d.user.id), logger);
+  return onDispatches(
+    bus,
+    PERSON_DISPATCHES,
+    ({ d }) => {
+      forgetPerson(d.guild_id, d.user.id);
+      forgetRecord(bus, d.guild_id, d.user.id);
+    },
+    logger,
+  );
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { newRecordId } from '../ids';
 import { memberName, userName } from '../platform/people';
 import { openQueueThread } from '../platform/queueThread';
+import { recordChanged } from '../record/recordCache';
 import { getSettings } from '../settings/model';
 import { ReportModel, type ReportRow } from './model';
 import { toReport } from './toReport';
@@ -104,6 +105,7 @@ export async function fileReport(
     await answer(platform, logger, i, 'You already reported this message; the moderators have it.');
     return;
   }
+  recordChanged(outbox.bus, row.guild, row.author);
   await finish(platform, outbox, logger, i, row);
 }
 
@@ -134,7 +136,11 @@ async function finish(
   if (done) await emitCreated(outbox, done);
 }
 
-/** `report.created` of a filed report, keyed by the report: a redelivered interaction emits it once. */
+/**
+ * `report.created` of a filed report, keyed by the report: a redelivered interaction emits it once; the author's
+ * member records are dropped (`recordChanged`: the report got its queue thread).
+ */
 async function emitCreated(outbox: Outbox<'moderation'>, row: ReportRow): Promise<void> {
   await outbox.emit(row.guild, 'report.created', { report: toReport(row) }, `report.created:${row._id}`);
+  recordChanged(outbox.bus, row.guild, row.author);
 }

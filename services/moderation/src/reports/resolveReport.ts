@@ -1,6 +1,7 @@
 import { badRequest, conflict, type Identity, notFound, type Outbox, type Report } from '@guildhall/shared';
 import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId } from '../cases/model';
+import { recordChanged } from '../record/recordCache';
 import { ReportModel, type ReportRow } from './model';
 import { toReport } from './toReport';
 
@@ -62,5 +63,6 @@ export async function resolveReport(
     resolvedBy: input.resolver.sub,
     resolvedByName: input.resolver.name,
   });
+  recordChanged(outbox.bus, guild, resolved.author);
   return result;
 }
