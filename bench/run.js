@@ -19,7 +19,7 @@ const { MongoClient } = require('mongodb');
 const { signIdentity, CAPS } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
-const { loadTest, sampleLatency, rssMb, peakRss, timeUntilReady } = require('./lib/measure');
+const { loadTest, sampleLatency, rssMb, peakRss, settle, timeUntilReady } = require('./lib/measure');
 const { startBareExpress, findOneRate, natsPublishConsume } = require('./lib/ceilings');
 const { curvesSvg } = require('./lib/chart');
 const { seedMessages, seedJournal, seedCases, messageCreateNdjson, fixturePeople, CHANNELS } = require('./lib/seed');
@@ -226,8 +226,21 @@ async function main() {
       url: `${sys.gatewayUrl}/api/v1/servers/${guild}${p}`,
       headers: { cookie: `service_session=${cookie}` },
     });
-    /** Member record p50/p95 through the gateway, one client, over the fixture members; adds the rows. */
+    /** Waits for the system to settle (see `settle`: services and the store under 25 % of a core), printing how long. */
+    const settled = async () => {
+      const quiet = await settle(() => ({ ...pidsOf(sys), ...(sys.mongoPid && { mongo: sys.mongoPid }) }));
+      const pct = (f) => `${Math.round(f * 100)} %`;
+      progress(
+        `settled in ${(quiet.waitedMs / 1000).toFixed(1)} s (last second: ${pct(quiet.busyFraction)} of a core, ` +
+          `most ${quiet.busiest.name} ${pct(quiet.busiest.fraction)})`,
+      );
+    };
+    /**
+     * Member record p50/p95 through the gateway, one client, over the fixture members, once the system settled (a
+     * seed or an ingest just before leaves seconds of background work); adds the rows.
+     */
     const memberRecord = async (cases, messages) => {
+      await settled();
       const r = await sampleLatency({
         count: opts.samples,
         next: (i) => viaGateway(`/members/${members[i % members.length]}`),

@@ -114,6 +114,28 @@ function peakRss(pidsOf, everyMs = 200) {
   };
 }
 
+/**
+ * Waits until the processes `pidsOf()` names (`{name: pid}`) together used less than `busyFraction` of one core over
+ * a `windowMs` window (background work left by a bulk seed or an ingest: retention sweeps, index builds, consumers
+ * catching up), at most `timeoutMs`; resolves `{waitedMs, busyFraction, busiest}` of the last window (`busiest`: the
+ * process that used the most of it, with its fraction of a core). Latency samples taken right after a bulk seed
+ * otherwise measure the seed's aftermath, not the request path.
+ */
+async function settle(pidsOf, { busyFraction = 0.25, windowMs = 1000, timeoutMs = 60_000 } = {}) {
+  const started = performance.now();
+  const sample = () => Object.entries(pidsOf()).map(([name, pid]) => [name, cpuMs(pid) ?? 0]);
+  for (;;) {
+    const before = new Map(sample());
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = sample().map(([name, ms]) => [name, (ms - (before.get(name) ?? ms)) / windowMs]);
+    const busy = used.reduce((sum, [, fraction]) => sum + fraction, 0);
+    const [name, fraction] = used.reduce((a, b) => (b[1] > a[1] ? b : a));
+    const waitedMs = performance.now() - started;
+    if (busy < busyFraction || waitedMs >= timeoutMs)
+      return { waitedMs, busyFraction: busy, busiest: { name, fraction } };
+  }
+}
+
 /** Polls `url` every `everyMs` until it answers 200; resolves the ms since `since` (a performance.now() value). */
 async function timeUntilReady(url, since, timeoutMs = 60_000, everyMs = 10) {
   const deadline = since + timeoutMs;
@@ -137,5 +159,6 @@ module.exports = {
   sampleLatency,
   rssMb,
   peakRss,
+  settle,
   timeUntilReady,
 };

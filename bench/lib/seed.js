@@ -5,6 +5,7 @@
  */
 const { FIXTURE_IDS } = require('../../libs/platform-simulator/dist');
 const { newCaseRow } = require('../../services/moderation/dist/cases/model');
+const { MESSAGE_TTL_SECONDS } = require('../../services/logs/dist/messages/model');
 
 const EPOCH = 1_420_070_400_000n;
 /** Worker bits of seeded ids (1023: the services pick theirs at random, replayed ids come from the payloads). */
@@ -152,7 +153,8 @@ function pickKind(rand) {
 /**
  * Inserts `count` journal events of `guild` into the logs `events` collection (spread over the last 30 days),
  * targets and actors drawn from `people` (`fixturePeople`; the first four act as moderators) plus 2,000 synthetic
- * users. Resolves `people`.
+ * users; message events older than the message store's days are stored as the retention sweep leaves them (content
+ * out, `contentExpired: true`). Resolves `people`.
  */
 async function seedJournal(db, { guild, count, seed = 2, people, onProgress }) {
   const rand = prng(seed);
@@ -165,6 +167,9 @@ async function seedJournal(db, { guild, count, seed = 2, people, onProgress }) {
   const end = Date.now() - 60_000;
   const start = end - 30 * DAY_MS;
   const step = (end - start) / count;
+  // Steady state: the retention sweep already took the content out of message events older than the message store's
+  // days (seeding it would leave the first sweep ~23,000 events to catch up on during the measurements).
+  const contentBefore = Date.now() - MESSAGE_TTL_SECONDS * 1000;
   for (let done = 0; done < count; ) {
     const rows = [];
     for (let i = 0; i < 10_000 && done + i < count; i++) {
@@ -189,7 +194,9 @@ async function seedJournal(db, { guild, count, seed = 2, people, onProgress }) {
         targetName: target.name,
         channel,
         data: kind.startsWith('message_')
-          ? { message: snowflake(ms - 1000, n), content: sentence(rand, 8) }
+          ? ms < contentBefore
+            ? { message: snowflake(ms - 1000, n), contentExpired: true }
+            : { message: snowflake(ms - 1000, n), content: sentence(rand, 8) }
           : { reason: null },
         undoneBy: null,
         undoneAt: null,
