@@ -117,11 +117,11 @@ function peakRss(pidsOf, everyMs = 200) {
 /**
  * Waits until the processes `pidsOf()` names (`{name: pid}`) together used less than `busyFraction` of one core over
  * a `windowMs` window (background work left by a bulk seed or an ingest: retention sweeps, index builds, consumers
- * catching up), at most `timeoutMs`; resolves `{waitedMs, busyFraction, busiest}` of the last window (`busiest`: the
+ * catching up), waiting at least `minMs` and at most `timeoutMs`; resolves `{waitedMs, busyFraction, busiest}` of the last window (`busiest`: the
  * process that used the most of it, with its fraction of a core). Latency samples taken right after a bulk seed
  * otherwise measure the seed's aftermath, not the request path.
  */
-async function settle(pidsOf, { busyFraction = 0.25, windowMs = 1000, timeoutMs = 60_000 } = {}) {
+async function settle(pidsOf, { busyFraction = 0.25, windowMs = 1000, minMs = 0, timeoutMs = 60_000 } = {}) {
   const started = performance.now();
   const sample = () => Object.entries(pidsOf()).map(([name, pid]) => [name, cpuMs(pid) ?? 0]);
   for (;;) {
@@ -131,7 +131,7 @@ async function settle(pidsOf, { busyFraction = 0.25, windowMs = 1000, timeoutMs 
     const busy = used.reduce((sum, [, fraction]) => sum + fraction, 0);
     const [name, fraction] = used.reduce((a, b) => (b[1] > a[1] ? b : a));
     const waitedMs = performance.now() - started;
-    if (busy < busyFraction || waitedMs >= timeoutMs)
+    if ((busy < busyFraction && waitedMs >= minMs) || waitedMs >= timeoutMs)
       return { waitedMs, busyFraction: busy, busiest: { name, fraction } };
   }
 }
