@@ -10,7 +10,9 @@ let sys: System;
 let api: ApiClient;
 
 beforeAll(async () => {
-  sys = await startSystem({ env: { PEER_TIMEOUT_MS: String(PEER_TIMEOUT_MS) } });
+  // The member record cache off: every read asks logs, which is what these tests stop (a record read within the
+  // cache's 3 s would be answered from moderation's cache; services/moderation/test/recordCache.test.ts covers that).
+  sys = await startSystem({ env: { PEER_TIMEOUT_MS: String(PEER_TIMEOUT_MS), MEMBER_RECORD_CACHE_MS: '0' } });
   api = new ApiClient(sys.gatewayUrl, new Coverage(), { cookie: await sys.login(USERS.owner) });
 }, 90_000);
 afterAll(async () => {
