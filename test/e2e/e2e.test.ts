@@ -476,9 +476,14 @@ describe('moderation: cases, record, appeals, reports', () => {
   });
 
   it('journals the ban made through the API from the dispatches the platform sent back, by the moderator via the service', async () => {
+    // The audit log names the bot first (viaService); the service's case.created then names the moderator, and a
+    // read in between sees the bot: wait for the moderator.
     const journal = await waitFor(
       () => owner.get(`${base()}/journal?kind=member_ban&limit=100`),
-      (r) => r.body.events.some((e: { target: string; actor: string | null }) => e.target === banned() && e.actor),
+      (r) =>
+        r.body.events.some(
+          (e: { target: string; actor: string | null }) => e.target === banned() && e.actor === USERS.owner,
+        ),
       20_000,
     );
     const ban = journal.body.events.find((e: { target: string }) => e.target === banned());
