@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { MongoClient } = require('mongodb');
-const { startBenchSystem } = require('./lib/system');
+const { startBenchSystem, envOption } = require('./lib/system');
 const { fixturePeople, seedMessages } = require('./lib/seed');
 const { measureIngest } = require('./lib/ingest');
 const { cpuMs } = require('./lib/measure');
@@ -73,12 +73,7 @@ async function main() {
   });
   const stored = Number(values.stored);
   const count = Number(values.ingest);
-  const extraEnv = Object.fromEntries(
-    values.env
-      .split(',')
-      .filter(Boolean)
-      .map((kv) => kv.split('=')),
-  );
+  const extraEnv = envOption(values.env);
   const out = values.out ?? mkdtempSync(path.join(os.tmpdir(), 'guildhall-ingest-'));
   mkdirSync(out, { recursive: true });
   const profiling = values.profile

@@ -1,23 +1,31 @@
 /**
  * `node bench/reads.js [--messages 100000] [--cases 10000] [--events 50000] [--seconds 5] [--rounds 2]
- * [--connections 20] [--samples 200] [--only settings|members] [--profile DIR]` (build first): the read section of `npm run bench` alone, with the CPU each
- * process spends per request. Boots the same system, seeds `--events` journal events, `--cases` cases and
- * `--messages` messages (bench/lib/seed.js), then per round: `GET tickets/settings` directly at tickets, through the
- * gateway and from the bare express handler (the ceiling), `GET members/{user}` directly and through the gateway
- * (autocannon, `--connections`), printing req/s, p50/p99 and CPU ms per request of every process (`/proc/<pid>/stat`;
- * `nats` is the machine's one NATS server, shared with everything else on it), and the load average. Ends with the
- * member record's latency through the gateway, one client, `--samples` requests over the seeded members. `--profile`
- * runs every process under the CPU profiler (bench/lib/cpuProfile.js) and leaves the `.cpuprofile` files in DIR.
+ * [--connections 20] [--samples 200] [--only settings|members] [--profile DIR] [--env K=V,...]` (build first): the
+ * read section of `npm run bench` alone, with the CPU each process spends per request. Boots the same system (`--env`
+ * adds variables to the services' environment, e.g. `MEMBER_RECORD_CACHE_MS=0` to measure member record misses only),
+ * seeds `--events` journal events, `--cases` cases and `--messages` messages (bench/lib/seed.js), then per round:
+ * `GET tickets/settings` directly at tickets, through the gateway and from the bare express handler (the ceiling),
+ * `GET members/{user}` directly and through the gateway (autocannon, `--connections`), printing req/s, p50/p99 and CPU
+ * ms per request of every process (`/proc/<pid>/stat`; `nats` is the machine's one NATS server, shared with everything
+ * else on it), and the load average. Ends with one client's latencies, `--samples` requests each, with the CPU ms per
+ * request of every process (idle background work included, so slower requests carry more of it): the member record
+ * through the gateway over the seeded members (what `npm run bench` measures), one member's record through the
+ * gateway and directly (hits, with the cache on), the settings through the gateway and directly, and logs'
+ * `RPC.memberHistory` asked over NATS by this process (the logs hop of a record miss alone). `--rounds 0` measures
+ * them right after seeding, as `npm run bench` does. `--profile` runs every process under the CPU profiler
+ * (bench/lib/cpuProfile.js) and leaves the `.cpuprofile` files in DIR (created if missing).
  */
+const { mkdirSync } = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
 const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { MongoClient } = require('mongodb');
-const { signIdentity, CAPS } = require('../libs/shared/dist');
+const { connect } = require('@nats-io/transport-node');
+const { signIdentity, CAPS, RPC } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
-const { startBenchSystem } = require('./lib/system');
-const { loadTest, sampleLatency, cpuMs } = require('./lib/measure');
+const { startBenchSystem, envOption } = require('./lib/system');
+const { loadTest, sampleLatency, cpuMs, fetchOk } = require('./lib/measure');
 const { startBareExpress } = require('./lib/ceilings');
 const { seedMessages, seedJournal, seedCases, fixturePeople } = require('./lib/seed');
 
@@ -32,17 +40,40 @@ function pidsOf(sys) {
   return pids;
 }
 
-/** Runs one autocannon load and prints its rate, latencies and the CPU ms per request of each busy process. */
-async function measured(sys, name, { url, headers }, opts) {
-  const pids = pidsOf(sys);
-  const before = Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuMs(pid)]));
-  const r = await loadTest({ url, headers, seconds: opts.seconds, connections: opts.connections });
-  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  const cpu = Object.entries(pids)
-    .map(([n, pid]) => [n, (cpuMs(pid) - before[n]) / r.requests])
+/** CPU ms each process of `pids` used since `before` (its `cpuMs` then) per request, for the busy ones. */
+function cpuPerRequest(pids, before, requests) {
+  return Object.entries(pids)
+    .map(([n, pid]) => [n, (cpuMs(pid) - before[n]) / requests])
     .filter(([, ms]) => ms >= 0.01)
     .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
     .join(', ');
+}
+
+/** CPU ms of every process now, by name (see `cpuPerRequest`). */
+const cpuNow = (pids) => Object.fromEntries(Object.entries(pids).map(([n, pid]) => [n, cpuMs(pid)]));
+
+/**
+ * One client's latency (`sampleLatency`, `samples` requests, `send(i)` makes the i-th and resolves when it is
+ * answered in full) with the CPU ms per request of each busy process; prints p50/p95 and them.
+ */
+async function sampled(sys, name, samples, send) {
+  const pids = pidsOf(sys);
+  const before = cpuNow(pids);
+  const r = await sampleLatency({ count: samples, send });
+  const cpu = cpuPerRequest(pids, before, r.n + 20);
+  process.stdout.write(
+    `${name.padEnd(34)} p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  load ${os.loadavg()[0].toFixed(1)}  CPU ms/request: ${cpu}\n`,
+  );
+  return r;
+}
+
+/** Runs one autocannon load and prints its rate, latencies and the CPU ms per request of each busy process. */
+async function measured(sys, name, { url, headers }, opts) {
+  const pids = pidsOf(sys);
+  const before = cpuNow(pids);
+  const r = await loadTest({ url, headers, seconds: opts.seconds, connections: opts.connections });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  const cpu = cpuPerRequest(pids, before, r.requests);
   const load = os.loadavg()[0].toFixed(1);
   process.stdout.write(
     `${name.padEnd(26)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  load ${load}  CPU ms/request: ${cpu}\n`,
@@ -62,14 +93,16 @@ async function main() {
       samples: { type: 'string', default: '200' },
       only: { type: 'string' },
       profile: { type: 'string' },
+      env: { type: 'string', default: '' },
     },
   });
-  const { only, profile, ...numbers } = values;
+  const { only, profile, env, ...numbers } = values;
   const opts = Object.fromEntries(Object.entries(numbers).map(([k, v]) => [k, Number(v)]));
+  if (profile) mkdirSync(profile, { recursive: true });
   const profiling = profile
     ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'lib/cpuProfile.js')}`, PROFILE_DIR: path.resolve(profile) }
     : {};
-  const sys = await startBenchSystem({ env: profiling, mongoEnv: profiling });
+  const sys = await startBenchSystem({ env: { ...profiling, ...envOption(env) }, mongoEnv: profiling });
   const mongo = new MongoClient(sys.mongoUrl, { serverMonitoringMode: 'poll', connectTimeoutMS: 120_000 });
   try {
     const { guild } = sys;
@@ -112,13 +145,27 @@ async function main() {
     } finally {
       await bare.stop();
     }
-    const r = await sampleLatency({
-      count: opts.samples,
-      next: (i) => gateway(`/api/v1/servers/${guild}/members/${members[i % members.length]}`),
-    });
     process.stdout.write(
-      `member record via gateway, 1 client, ${members.length} members: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms (load ${os.loadavg()[0].toFixed(1)})\n`,
+      `one client, ${opts.samples} requests each (cycling: over the ${members.length} seeded members)\n`,
     );
+    const cycling = (i) => `/api/v1/servers/${guild}/members/${members[i % members.length]}`;
+    const fetched = (target) => () => fetchOk(target);
+    await sampled(sys, 'record via gateway, cycling', opts.samples, (i) => fetchOk(gateway(cycling(i))));
+    await sampled(sys, 'record via gateway, one member', opts.samples, fetched(gateway(memberPath)));
+    await sampled(sys, 'record direct, one member', opts.samples, fetched(direct('moderation', memberPath)));
+    await sampled(sys, 'settings via gateway', opts.samples, fetched(gateway(settingsPath)));
+    await sampled(sys, 'settings direct', opts.samples, fetched(direct('tickets', settingsPath)));
+    const nc = await connect({ servers: sys.natsUrl, name: 'bench-reads' });
+    try {
+      const subject = `${sys.namespace}.${RPC.memberHistory}`;
+      await sampled(sys, 'RPC.memberHistory (logs), cycling', opts.samples, async (i) => {
+        const request = { guild, user: members[i % members.length], limit: 50, viewer: owner };
+        const answer = (await nc.request(subject, JSON.stringify(request), { timeout: 10_000 })).json();
+        if (!answer.ok) throw new Error(`${subject} answered ${JSON.stringify(answer.problem)}`);
+      });
+    } finally {
+      await nc.close();
+    }
   } finally {
     await mongo.close();
     await sys.stop();

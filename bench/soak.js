@@ -13,6 +13,7 @@ const path = require('node:path');
 const { writeFileSync, mkdtempSync, rmSync } = require('node:fs');
 const { parseArgs } = require('node:util');
 const { replayFile } = require('../services/bridge/dist');
+const { BRIDGE_INTENTS } = require('../libs/shared/dist');
 const { FIXTURE_IDS, dayNdjson, recentDayStart, recordGuildDay } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { rssMb, percentile } = require('./lib/measure');
@@ -147,6 +148,7 @@ async function main() {
             firstSeq: 10_000_000 + round * count,
             seed: 100 + round,
             people: fixture,
+            guildCreate: sys.fake.guildCreate(sys.guild, BRIDGE_INTENTS),
           });
           writeFileSync(file, text);
         }

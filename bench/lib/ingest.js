@@ -5,7 +5,7 @@
 const { writeFileSync, mkdtempSync, rmSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { signIdentity } = require('../../libs/shared/dist');
+const { BRIDGE_INTENTS, signIdentity } = require('../../libs/shared/dist');
 const { replayFile } = require('../../services/bridge/dist');
 const { FIXTURE_IDS } = require('../../libs/platform-simulator/dist');
 const { fixturePeople, messageCreateNdjson } = require('./seed');
@@ -21,7 +21,9 @@ async function until(check, timeoutMs, everyMs = 25) {
 }
 
 /**
- * Publishes `count` fresh MESSAGE_CREATE dispatches with `replayFile` and waits until the last one is found by a
+ * Publishes the fixture guild's GUILD_CREATE (as the bridge's session receives it from the platform) and then `count`
+ * fresh MESSAGE_CREATE dispatches with `replayFile`, so they are routed as the bridge routes them (the messages of
+ * the guild's channels on their channel subject: tickets is not sent them), and waits until the last one is found by a
  * search through the logs service and all of them are stored. Timing starts at the first publish; with `backlog`
  * the logs service is stopped first and timing starts when it is spawned again after publishing (drain rate).
  * Messages are one per millisecond from `startMs`, so two calls with disjoint time ranges count separately.
@@ -36,6 +38,7 @@ async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false
     startMs,
     firstSeq: seq,
     people: fixturePeople(sys.fake),
+    guildCreate: sys.fake.guildCreate(sys.guild, BRIDGE_INTENTS),
   });
   const file = path.join(dir, 'messages.ndjson');
   writeFileSync(file, text);
@@ -44,7 +47,7 @@ async function measureIngest(sys, logsDb, count, { seq, startMs, backlog = false
   const summary = await replayFile({ file, natsUrl: sys.natsUrl, namespace: sys.namespace });
   const publishMs = performance.now() - t0;
   rmSync(dir, { recursive: true, force: true });
-  if (summary.published !== count) throw new Error(`replay published ${summary.published} of ${count}`);
+  if (summary.published !== count + 1) throw new Error(`replay published ${summary.published} of ${count + 1}`);
   if (backlog) {
     t0 = performance.now();
     await sys.stack.start('logs');

@@ -33,20 +33,24 @@ function percentile(values, q) {
   return sorted[rank];
 }
 
+/** Sends the HTTP GET `{url, headers}` and resolves once its body arrived; throws unless it answered 2xx. */
+async function fetchOk({ url, headers }) {
+  const res = await fetch(url, { headers });
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 500)}`);
+}
+
 /**
  * Latency of `count` requests made by `concurrency` sequential workers; `next(i)` returns `{url, headers}` of the
- * i-th request. Every answer must be 2xx (throws otherwise, with the body). Resolves `{p50, p95, p99, max, n}` in ms
- * (time to the full body), after `warmup` unmeasured requests.
+ * i-th request (an HTTP GET whose answer must be 2xx: throws otherwise, with the body), or `send(i)` makes the i-th
+ * request of any kind and resolves when it is answered. Resolves `{p50, p95, p99, max, n}` in ms (time to the full
+ * answer), after `warmup` unmeasured requests.
  */
-async function sampleLatency({ count, concurrency = 1, warmup = 20, next }) {
+async function sampleLatency({ count, concurrency = 1, warmup = 20, next, send = (i) => fetchOk(next(i)) }) {
   const one = async (i) => {
-    const { url, headers } = next(i);
     const started = performance.now();
-    const res = await fetch(url, { headers });
-    const body = await res.text();
-    const ms = performance.now() - started;
-    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 500)}`);
-    return ms;
+    await send(i);
+    return performance.now() - started;
   };
   for (let i = 0; i < warmup; i++) await one(i);
   const times = [];
@@ -154,6 +158,7 @@ async function timeUntilReady(url, since, timeoutMs = 60_000, everyMs = 10) {
 
 module.exports = {
   cpuMs,
+  fetchOk,
   loadTest,
   percentile,
   sampleLatency,

@@ -268,11 +268,23 @@ async function seedCases(db, { guild, count, from = 1, seed = 3, people, onProgr
  * An NDJSON file body of `count` MESSAGE_CREATE gateway dispatches in the fixture guild, shaped like the recorded
  * fixture's (full message object with `member`; authors drawn from `people`, see `fixturePeople`), one per millisecond from `startMs` (default: ending now), and
  * sequence numbers from `firstSeq`. The last
- * message contains the word `marker` so it can be searched for. Returns `{text, firstId, lastId}`.
+ * message contains the word `marker` so it can be searched for. With `guildCreate` (the GUILD_CREATE `d` of the
+ * fixture guild, e.g. `platform.guildCreate(guild, BRIDGE_INTENTS)`) the file opens with that GUILD_CREATE (sequence
+ * `firstSeq`, the messages after it) as a gateway session does, so the replay routes the messages as the bridge
+ * would (those in the guild's channels on their channel subject). Returns `{text, firstId, lastId}`.
  */
-function messageCreateNdjson({ count, marker, startMs = Date.now() - count, firstSeq = 1_000_000, seed = 4, people }) {
+function messageCreateNdjson({
+  count,
+  marker,
+  startMs = Date.now() - count,
+  firstSeq = 1_000_000,
+  seed = 4,
+  people,
+  guildCreate,
+}) {
   const rand = prng(seed);
-  const lines = [];
+  const lines = guildCreate ? [JSON.stringify({ t: 'GUILD_CREATE', s: firstSeq, op: 0, d: guildCreate })] : [];
+  if (guildCreate) firstSeq++;
   let firstId = null;
   let lastId = null;
   for (let n = 0; n < count; n++) {

@@ -99,4 +99,14 @@ function freeBenchPort() {
   });
 }
 
-module.exports = { startBenchSystem, DASHBOARD_ORIGIN: testing.DASHBOARD_ORIGIN };
+/** The variables of an `--env K=V,K=V` option as an object (empty for ''). */
+function envOption(text) {
+  return Object.fromEntries(
+    text
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')),
+  );
+}
+
+module.exports = { startBenchSystem, envOption, DASHBOARD_ORIGIN: testing.DASHBOARD_ORIGIN };

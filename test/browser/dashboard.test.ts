@@ -220,6 +220,52 @@ describeBrowser('dashboard', () => {
     await expectCleanPage(page, errors);
   });
 
+  /**
+   * Makes the next request `method` `path` reach the service but its answer never reach the page (a dropped
+   * connection); resolves to the `Idempotency-Key` of every request to it, the dropped one first.
+   */
+  async function dropFirstAnswer(method: string, path: RegExp): Promise<() => Array<string | undefined>> {
+    const keys: Array<string | undefined> = [];
+    page.on('request', (req) => {
+      if (req.method() === method && path.test(new URL(req.url()).pathname))
+        keys.push(req.headers()['idempotency-key']);
+    });
+    await page.route(
+      path,
+      async (route) => {
+        if (route.request().method() !== method) return route.fallback();
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+      { times: 1 },
+    );
+    return () => keys;
+  }
+
+  it('sends a case with an Idempotency-Key and, retried after a lost answer, creates it once', async () => {
+    const reason = `Lost answer ${word}`;
+    await page.goto(url('/cases/new'));
+    await page.getByLabel(/^Member/).fill(PLAIN_MEMBER);
+    await page.getByTestId('suggestion').waitFor();
+    await page.getByLabel('Action').selectOption('warn');
+    await page.getByLabel('Reason').fill(reason);
+    const keys = await dropFirstAnswer('POST', new RegExp(`/api/v1/servers/${g}/cases$`));
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Network error/);
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await page.waitForURL(/\/cases\/\d+$/);
+    const [first, retry] = keys();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retry).toBe(first);
+    const listed = await ok<{ cases: Array<{ number: number; reason: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/cases?target=${PLAIN_MEMBER}`,
+    );
+    const made = listed.cases.filter((c) => c.reason === reason);
+    expect(made.map((c) => c.number)).toEqual([Number(page.url().split('/').pop())]);
+    await expectCleanPage(page, errors, [/ERR_CONNECTION_RESET/]);
+  });
+
   it('closes a ticket and shows its transcript', async () => {
     await page.goto(url('/tickets'));
     await page.locator(`tr[data-ticket="${ticketNumber}"]`).getByRole('link').click();
@@ -237,6 +283,23 @@ describeBrowser('dashboard', () => {
     expect(after.ticket).toMatchObject({ status: 'closed', closeReason: 'Refund sent' });
     await expect(page.locator('.facts .badge').textContent()).resolves.toBe('closed');
     await expectCleanPage(page, errors);
+  });
+
+  it('reopens a ticket with an Idempotency-Key: a retry after a lost answer reopens it, not 409', async () => {
+    await page.goto(url(`/tickets/${ticketNumber}`));
+    await page.getByRole('button', { name: 'Reopen' }).waitFor();
+    const keys = await dropFirstAnswer('POST', new RegExp(`/tickets/${ticketNumber}/reopen$`));
+    await page.getByRole('button', { name: 'Reopen' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Network error/);
+    await page.getByRole('button', { name: 'Reopen' }).click();
+    await page.getByRole('button', { name: 'Close' }).waitFor();
+    const [first, retry] = keys();
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry).toBe(first);
+    const after = await ok<{ ticket: { status: string } }>('GET', `/api/v1/servers/${g}/tickets/${ticketNumber}`);
+    expect(after.ticket.status).toBe('open');
+    await expect(page.locator('.facts .badge').textContent()).resolves.toBe('open');
+    await expectCleanPage(page, errors, [/ERR_CONNECTION_RESET/]);
   });
 
   it('adds a ticket type with a modal question', async () => {

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS, messageCreate, TICKET_FORM } from '@guildhall/platform-simulator';
+import { createLogger, EventBus, guildPartition, subjectMatches } from '@guildhall/shared';
 import {
   APPLE_BUNDLE,
   appleNotification,
@@ -23,12 +24,14 @@ import {
   USERS,
   waitFor,
 } from '@guildhall/testkit';
+import type { SeqMsgRequest } from '@nats-io/jetstream';
 import { type APIAuditLogEntry, AuditLogEvent, InteractionResponseType } from 'discord-api-types/v10';
 import Stripe from 'stripe';
 import { type Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 
 const coverage = new Coverage();
+const logger = createLogger('e2e', 'silent');
 const { roles, channels, tags } = FIXTURE_IDS;
 let sys: System;
 let owner: ApiClient;
@@ -392,6 +395,64 @@ describe('tickets', () => {
     );
     const contents = read.body.messages.map((m: { content: string }) => m.content);
     expect(contents.indexOf('first reply')).toBeLessThan(contents.indexOf('second reply'));
+  });
+
+  it("is not sent the messages of the guild's channels, which the message log stores", async () => {
+    const ticket = (await owner.get(`${base()}/${interactionTicket}`)).body.ticket;
+    const author = { id: opener(), username: 'gwen50', global_name: 'Gwen', avatar: null, discriminator: '0' };
+    const word = `channelword${Date.now().toString(36)}`;
+    const inGeneral = snowflake();
+    dispatch(
+      'MESSAGE_CREATE',
+      messageCreate({ id: inGeneral, channel_id: channels.general, guild_id: g, author, content: word }),
+    );
+    dispatch(
+      'MESSAGE_CREATE',
+      messageCreate({ id: snowflake(), channel_id: ticket.thread, guild_id: g, author, content: 'third reply' }),
+    );
+    await waitFor(
+      () => owner.get(`/api/v1/servers/${g}/messages?q=${word}`),
+      (r) => r.status === 200 && r.body.messages.some((m: { id: string }) => m.id === inGeneral),
+      15_000,
+    );
+    await waitFor(
+      () => owner.get(`${base()}/${interactionTicket}`),
+      (r) => r.body.messages.some((m: { content: string }) => m.content === 'third reply'),
+      15_000,
+    );
+    // the bridge knew #general from the guild's GUILD_CREATE and published its message on the channel subject, which
+    // the server does not send to tickets' consumer of the guild's partition (logs' gets both)
+    const bus = await EventBus.connect({ url: sys.natsUrl, name: 'e2e-subjects', namespace: sys.namespace, logger });
+    try {
+      const p = guildPartition(g);
+      const stream = bus.streamName('PLATFORM');
+      const { last_seq } = (await bus.jsm.streams.info(stream)).state;
+      /** The stored dispatch on `subject` whose `d` passes `test`, among the last 1,000 of the stream. */
+      const find = async (subject: string, test: (d: { id: string; content: string }) => boolean) => {
+        for (let seq = Math.max(1, last_seq - 1_000); ; ) {
+          const m = await bus.jsm.streams.getMessage(stream, {
+            seq,
+            next_by_subj: bus.subject(subject),
+          } as SeqMsgRequest);
+          if (!m || test(m.json<{ d: { id: string; content: string } }>().d)) return m;
+          seq = m.seq + 1;
+        }
+      };
+      const general = await find(`platform.dispatch.${p}.message.channel.MESSAGE_CREATE`, (d) => d.id === inGeneral);
+      expect(general).not.toBeNull();
+      const thread = await find(`platform.dispatch.${p}.message.MESSAGE_CREATE`, (d) => d.content === 'third reply');
+      expect(thread).not.toBeNull();
+      const sentTo = async (durable: string, subject = '') => {
+        const { config } = await bus.jsm.consumers.info(stream, bus.resourceName(`${durable}-p${p}`));
+        return (config.filter_subjects ?? [config.filter_subject ?? '']).some((f) => subjectMatches(f, subject));
+      };
+      expect(await sentTo('tickets-messages', general?.subject)).toBe(false);
+      expect(await sentTo('tickets-messages', thread?.subject)).toBe(true);
+      expect(await sentTo('logs-messages', general?.subject)).toBe(true);
+      expect(await sentTo('logs-messages', thread?.subject)).toBe(true);
+    } finally {
+      await bus.close();
+    }
   });
 
   it('claims, closes, reopens; refuses illegal transitions', async () => {

@@ -30,16 +30,20 @@ export function onSignedOut(listener: () => void): () => void {
 
 /**
  * Calls the public API on this origin with the session cookie (same-origin; the gateway's CSRF check accepts the
- * `Origin` the browser sends on unsafe methods). JSON in and out; an empty answer is `undefined`. Throws `ApiError`
- * with the problem's title, detail and field errors on any non-2xx answer.
+ * `Origin` the browser sends on unsafe methods). JSON in and out; an empty answer is `undefined`. `idempotencyKey`
+ * is sent as the `Idempotency-Key` header (see `useIdempotencyKey`). Throws `ApiError` with the problem's title,
+ * detail and field errors on any non-2xx answer, status 0 when no answer arrived.
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json' }),
+        ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {

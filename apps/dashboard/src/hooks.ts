@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from './api';
 
 /** What `useLoad` holds: the answer, the error, whether a load runs, and a way to load again. */
@@ -80,4 +80,35 @@ export function useAction(): Action {
     }
   }, []);
   return { busy, error, done, run };
+}
+
+/** What `useIdempotencyKey` holds: the key of a submission, and a way to end it. */
+export interface IdempotencyKeys {
+  /** The key to send with `request` (anything naming what is submitted: path, body). */
+  keyFor: (request: unknown) => string;
+  /** Ends the current submission (it succeeded): the next one gets a new key, even for the same request. */
+  succeeded: () => void;
+}
+
+/**
+ * `Idempotency-Key`s for one form's submissions: a new submission gets a fresh key (`crypto.randomUUID`); submitting
+ * the same request again before one succeeded (a retry after a lost answer or an error, a double submit) reuses its
+ * key, so the service acts once and answers the retry with the first request's result. A changed request is a new
+ * submission with a new key (the service refuses a key reused with another body).
+ */
+export function useIdempotencyKey(): IdempotencyKeys {
+  const current = useRef<{ request: string; key: string } | null>(null);
+  return useMemo(
+    () => ({
+      keyFor: (request) => {
+        const text = JSON.stringify(request);
+        if (current.current?.request !== text) current.current = { request: text, key: crypto.randomUUID() };
+        return current.current.key;
+      },
+      succeeded: () => {
+        current.current = null;
+      },
+    }),
+    [],
+  );
 }

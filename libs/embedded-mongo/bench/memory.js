@@ -2,11 +2,13 @@
 /**
  * Memory of the embedded server holding logged messages (build first: `npx tsc -b libs/embedded-mongo`):
  *   node libs/embedded-mongo/bench/memory.js [messages=200000]
- * Starts the CLI in memory mode in its own process, creates the logs service's message indexes, inserts messages
+ * Starts the CLI in memory mode in its own process, creates the logs service's message indexes (as of
+ * services/logs/src/messages/model.ts), inserts messages
  * shaped like the logs service's (`insertMany` of 10,000) and prints, at every 100,000 and at the end, the server's
  * RSS (VmRSS, MB), bytes per message and the server's CPU time per 1,000 inserted messages (user + system, from
  * /proc: unlike the insert rate, it does not depend much on what else runs on the machine), then p50/p95 of `findOne`
- * by `_id`, a newest page `{guild}` by `key` desc and a `$text` page (one client, 200 samples each), and a collection
+ * by `_id`, a newest page `{guild}` by `key` desc, a `$text` page and a `$text` page of deleted messages (one client,
+ * 200 samples each), and a collection
  * scan (5 samples).
  * `EMBEDDED_MONGO_CLI=path/to/cli.js` measures another build (e.g. an older commit's).
  */
@@ -104,7 +106,12 @@ async function main() {
   await coll.createIndex({ guild: 1, content: 'text' }, { default_language: 'none', name: 'guild_content_text' });
   await coll.createIndex({ guild: 1, key: -1 });
   await coll.createIndex({ guild: 1, channel: 1, key: -1 });
-  await coll.createIndex({ guild: 1, author: 1, deletedAt: 1, key: -1 });
+  const deleted = { deletedAt: { $gte: new Date(0) } };
+  await coll.createIndex(
+    { guild: 1, author: 1, key: -1 },
+    { name: 'deleted_by_author', partialFilterExpression: deleted },
+  );
+  await coll.createIndex({ guild: 1, _id: -1 }, { name: 'deleted_newest', partialFilterExpression: deleted });
   await coll.createIndex({ createdAt: 1 }, { expireAfterSeconds: 10 * 365 * 86400 });
   const base = rssMb(child.pid);
   console.log(`server RSS empty: ${base.toFixed(0)} MB`);
@@ -141,6 +148,18 @@ async function main() {
         .sort({ _id: -1 })
         .limit(50)
         .toArray(),
+    )}`,
+  );
+  console.log(
+    `$text page of deleted messages (w1; this generator deletes none of them: the whole match is walked) by _id desc, limit 50: ${await timed(
+      child.pid,
+      200,
+      () =>
+        coll
+          .find({ guild: GUILD, $text: { $search: 'w1' }, ...deleted })
+          .sort({ _id: -1 })
+          .limit(50)
+          .toArray(),
     )}`,
   );
   console.log(

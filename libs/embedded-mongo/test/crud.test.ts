@@ -56,6 +56,21 @@ describe('insert / find', () => {
     expect(await coll.countDocuments({ $or: [{ age: 0 }, { name: /p1[89]/ }] })).toBe(6);
   });
 
+  it('projects top-level fields in the document order, with _id unless excluded, and refuses mixed projections', async () => {
+    const coll = env.db.collection<Loose>('projected');
+    await coll.insertOne({ z: 1, _id: 7, a: { b: 2 }, m: [1, 2], n: null });
+    const one = (projection: Record<string, number | boolean>) => coll.findOne({ _id: 7 }, { projection });
+    const included = await one({ n: true, z: 1, missing: 1 });
+    expect(included).toEqual({ _id: 7, z: 1, n: null });
+    expect(Object.keys(included!)).toEqual(['_id', 'z', 'n']);
+    expect(Object.keys((await one({ a: 0, missing: 0 }))!)).toEqual(['_id', 'z', 'm', 'n']);
+    expect(await one({ _id: 0, m: 1 })).toEqual({ m: [1, 2] });
+    expect(await one({ _id: 1 })).toEqual({ _id: 7 });
+    expect(await one({ _id: false })).toEqual({ z: 1, a: { b: 2 }, m: [1, 2], n: null });
+    expect(await one({ 'a.b': 1, z: 1 })).toEqual({ _id: 7, z: 1, a: { b: 2 } });
+    expect((await rejection(one({ z: 1, a: 0 }))).message).toMatch(/exclusion and inclusion/);
+  });
+
   it('reports duplicate _id as a write error and keeps going when unordered', async () => {
     const coll = env.db.collection<Loose>('dups');
     const err = await rejection(coll.insertMany([{ _id: 1 }, { _id: 1 }, { _id: 2 }], { ordered: false }));

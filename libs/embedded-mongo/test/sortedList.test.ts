@@ -1,4 +1,4 @@
-import { SortedList } from '../src/storage/sortedList';
+import { ListCursor, SortedList } from '../src/storage/sortedList';
 
 /** A deterministic pseudo-random generator (tests must be repeatable). */
 function lcg(seed: number): () => number {
@@ -20,6 +20,18 @@ function entry(rand: () => number): string {
 
 function sortedRef(xs: string[]): string[] {
   return [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A list of `count` random entries and the same entries sorted. */
+function filled(rand: () => number, count: number): { list: SortedList; sorted: string[] } {
+  const list = new SortedList();
+  const ref: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = entry(rand);
+    list.insert(e);
+    ref.push(e);
+  }
+  return { list, sorted: sortedRef(ref) };
 }
 
 describe('front-coded sorted list', () => {
@@ -75,14 +87,7 @@ describe('front-coded sorted list', () => {
 
   test('seeks the first entry at or past a bound, or past every entry starting with it', () => {
     const rand = lcg(11);
-    const list = new SortedList();
-    const ref: string[] = [];
-    for (let i = 0; i < 2000; i++) {
-      const e = entry(rand);
-      list.insert(e);
-      ref.push(e);
-    }
-    const sorted = sortedRef(ref);
+    const { list, sorted } = filled(rand, 2000);
     for (let i = 0; i < 150; i++) {
       const bound = i % 4 === 0 ? sorted[Math.floor(rand() * sorted.length)] : entry(rand);
       const atOrPast = sorted.filter((e) => e >= bound);
@@ -93,6 +98,31 @@ describe('front-coded sorted list', () => {
       expect([...list.backward(list.seek(bound, true))]).toEqual(
         sorted.filter((e) => e < bound || e.startsWith(bound)).reverse(),
       );
+    }
+  });
+
+  test('a cursor steps and seeks on, in either direction, to where seek points (near: within a block; far: anew)', () => {
+    const rand = lcg(13);
+    const { list, sorted } = filled(rand, 3000);
+    for (const backward of [false, true]) {
+      const order = backward ? [...sorted].reverse() : sorted;
+      const c = new ListCursor(list, backward, backward ? list.seek('\xff\xff\xff') : [0, 0]);
+      let at = 0;
+      while (at < order.length) {
+        expect(c.entry).toBe(order[at]);
+        if (rand() < 0.5) {
+          c.next();
+          at++;
+          continue;
+        }
+        const target = order[Math.min(order.length - 1, at + Math.floor(rand() ** 3 * 400))];
+        const pastPrefix = rand() < 0.5;
+        const bound = rand() < 0.5 ? target : target.slice(0, Math.max(1, target.length - 2));
+        c.seek(bound, pastPrefix);
+        const past = (e: string) => (pastPrefix ? e > bound && !e.startsWith(bound) : e >= bound);
+        while (at < order.length && (backward ? past(order[at]) : !past(order[at]))) at++;
+      }
+      expect(c.entry).toBeUndefined();
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { APIGuildMember, APIMessage } from 'discord-api-types/v10';
+import type { APIGuildMember, APIMessage, GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
 import type { SimulatorClockOptions } from './clock';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { GatewayOptions, SimulatorGateway } from './gateway/server';
@@ -62,6 +62,12 @@ export interface FakePlatform {
   /** Adds an OAuth2 user; returns an authorization code the token endpoint accepts, and its access token. */
   seedUser(user: SeedUser): { accessToken: string; code: string };
   guild(id: string): FakeGuildState | undefined;
+  /**
+   * The GUILD_CREATE `d` a gateway session identified with `intents` and `largeThreshold` (default 50) receives for
+   * guild `guildId` as it is now (its channels, active threads, members as Discord lists them), e.g. to open a recorded
+   * session before its dispatches. Throws Discord's 10004 Unknown Guild for a guild that does not exist.
+   */
+  guildCreate(guildId: string, intents: number, largeThreshold?: number): GatewayGuildCreateDispatchData;
   /** A user joins a guild (as through an invite): the member is added and GUILD_MEMBER_ADD emitted. */
   memberJoins(guildId: string, member: SeedMember): APIGuildMember;
   /** The user stops accepting DMs from server members: the bot's DMs to them answer 403 50007. */

@@ -8,6 +8,7 @@ import { SimulatorClock } from './clock';
 import type { Handler, Reply, RequestContext } from './context';
 import { DiscordError, errors, invalidFormBody } from './errors';
 import { plausibleReply } from './fallback';
+import { guildCreateData } from './gateway/guildCreate';
 import { GATEWAY_PATH, SimulatorGateway } from './gateway/server';
 import { submitModal, useComponent } from './interactionCreate';
 import { checkAuditReason } from './limits';
@@ -375,6 +376,8 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       return { accessToken, code };
     },
     guild: (id) => state.guilds.get(id),
+    guildCreate: (guildId, intents, largeThreshold = 50) =>
+      guildCreateData(state, state.guild(guildId), intents, largeThreshold),
     memberJoins(guildId, seed) {
       const guild = state.guild(guildId);
       const member = fullMember(seed, clock.now());

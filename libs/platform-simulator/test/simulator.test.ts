@@ -275,6 +275,30 @@ describe('fake chat platform', () => {
     fake.assertNoViolations();
   });
 
+  it("lists the active threads of a guild newest first, with the bot's memberships; archived ones are left out", async () => {
+    const open = (name: string) =>
+      rest.post(Routes.threads(seed.ids.general), {
+        body: { name, type: ChannelType.PublicThread, auto_archive_duration: 10080 },
+      }) as Promise<APIThreadChannel>;
+    const first = await open('first');
+    const second = await open('second');
+    const archived = await open('archived');
+    await rest.patch(Routes.channel(archived.id), { body: { archived: true } });
+    const listed = (await rest.get(Routes.guildActiveThreads(seed.id))) as {
+      threads: APIThreadChannel[];
+      members: Array<{ id: string; user_id: string }>;
+    };
+    expect(listed.threads.map((t) => [t.id, t.name, t.parent_id])).toEqual([
+      [second.id, 'second', seed.ids.general],
+      [first.id, 'first', seed.ids.general],
+    ]);
+    expect(listed.members.map((m) => [m.id, m.user_id])).toEqual([
+      [second.id, fake.botUserId],
+      [first.id, fake.botUserId],
+    ]);
+    fake.assertNoViolations();
+  });
+
   it('creates a forum post with applied tags, and refuses unknown tags', async () => {
     const post = (await rest.post(Routes.threads(seed.ids.forum), {
       body: { name: 'Login broken', message: { content: 'Cannot log in' }, applied_tags: [seed.ids.tags[0]] },

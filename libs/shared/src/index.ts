@@ -1,6 +1,7 @@
 export * from './archive';
 export * from './bus/accessCache';
 export * from './bus/cacheInvalidation';
+export * from './bus/channelTracker';
 export * from './bus/consumers';
 export * from './bus/deadLetters';
 export * from './bus/dispatch';
@@ -17,6 +18,7 @@ export * from './config';
 export * from './contract';
 export * from './contract/match';
 export * from './counter';
+export * from './encodedJson';
 export * from './events';
 export * from './http/app';
 export * from './http/export';

@@ -1,7 +1,7 @@
 import {
   createLogger,
   DISPATCH_PARTITIONS,
-  dispatchFilter,
+  dispatchFilters,
   dispatchPartition,
   dispatchSubject,
   EventBus,
@@ -23,11 +23,20 @@ describe('dispatch subjects', () => {
     expect(dispatchPartition('MESSAGE_CREATE', null)).toBe(0);
     expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '32' })).toBe('platform.dispatch.0.other.GUILD_BAN_ADD');
     expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '33' })).toBe('platform.dispatch.1.other.GUILD_BAN_ADD');
-    expect(dispatchFilter('GUILD_BAN_ADD')).toBe('platform.dispatch.*.other.GUILD_BAN_ADD');
+    expect(dispatchFilters('GUILD_BAN_ADD')).toEqual(['platform.dispatch.*.other.GUILD_BAN_ADD']);
     expect(dispatchSubject('MESSAGE_DELETE_BULK', { guild_id: '33' })).toBe(
       'platform.dispatch.1.message.MESSAGE_DELETE_BULK',
     );
-    expect(dispatchFilter('MESSAGE_CREATE')).toBe('platform.dispatch.*.message.MESSAGE_CREATE');
+    expect(dispatchSubject('MESSAGE_DELETE_BULK', { guild_id: '33' }, true)).toBe(
+      'platform.dispatch.1.message.channel.MESSAGE_DELETE_BULK',
+    );
+    expect(dispatchSubject('GUILD_BAN_ADD', { guild_id: '33' }, true)).toBe('platform.dispatch.1.other.GUILD_BAN_ADD');
+    expect(dispatchFilters('MESSAGE_CREATE')).toEqual([
+      'platform.dispatch.*.message.MESSAGE_CREATE',
+      'platform.dispatch.*.message.channel.MESSAGE_CREATE',
+    ]);
+    expect(dispatchFilters('MESSAGE_CREATE', 'threads')).toEqual(['platform.dispatch.*.message.MESSAGE_CREATE']);
+    expect(dispatchFilters('GUILD_BAN_ADD', 'threads')).toEqual(['platform.dispatch.*.other.GUILD_BAN_ADD']);
   });
 });
 
@@ -68,7 +77,7 @@ describe('EventBus migrations', () => {
       await bus.jsm.consumers.add(stream, {
         durable_name: `${ns}_migrating`,
         ack_policy: AckPolicy.Explicit,
-        filter_subject: bus.subject(dispatchFilter('MESSAGE_CREATE')),
+        filter_subject: bus.subject('platform.dispatch.*.message.MESSAGE_CREATE'),
       });
       await bus.publish(create, { id: 'c1' }, 'c1');
       await bus.publish(create, { id: 'c2' }, 'c2');
@@ -78,7 +87,7 @@ describe('EventBus migrations', () => {
       await bus.publish(create, { id: 'c3' }, 'c3');
 
       const seen: string[] = [];
-      const filterSubjects = ['MESSAGE_CREATE', 'MESSAGE_UPDATE'].map(dispatchFilter);
+      const filterSubjects = ['MESSAGE_CREATE', 'MESSAGE_UPDATE'].flatMap((t) => dispatchFilters(t));
       await bus.consume<{ id: string }>({ stream: 'PLATFORM', durable: 'migrating', filterSubjects }, async (msg) => {
         seen.push(msg.data.id);
       });
@@ -88,7 +97,7 @@ describe('EventBus migrations', () => {
       expect(seen).toEqual(['u1', 'c3', 'c4']);
       await expect(bus.jsm.consumers.info(stream, `${ns}_migrating`)).rejects.toThrow();
       const partition = await bus.jsm.consumers.info(stream, `${ns}_migrating-p3`);
-      expect(partition.config.filter_subject).toBe(bus.subject('platform.dispatch.3.message.*'));
+      expect(partition.config.filter_subject).toBe(bus.subject('platform.dispatch.3.message.>'));
     } finally {
       await bus.close();
     }

@@ -2,17 +2,27 @@ import {
   createLogger,
   type Dispatch,
   dispatchConsumer,
-  dispatchFilter,
+  dispatchFilters,
+  EncodedJson,
   EventBus,
   eventConsumer,
   eventSubject,
+  GuildChannelTracker,
   HttpProblem,
   notFound,
   type ServiceEvent,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { ChannelType } from 'discord-api-types/v10';
 
 const logger = createLogger('test', (process.env.TEST_LOG as 'silent') ?? 'silent');
+
+const GUILD = '1300000000000000035';
+const GENERAL = '1300000000000000100';
+const THREAD = '1300000000000000102';
+const NEW_CHANNEL = '1300000000000000103';
+const MESSAGES = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK'] as const;
+type MessageDispatch = Dispatch<(typeof MESSAGES)[number]>;
 
 describe('EventBus over real NATS JetStream', () => {
   const ns = testNamespace();
@@ -97,7 +107,7 @@ describe('EventBus over real NATS JetStream', () => {
     let total = 0;
     const all = new Promise<void>((resolve) => {
       void bus.consumeBatches<{ i: number }>(
-        { stream: 'PLATFORM', durable: 'batch-test', filterSubjects: [dispatchFilter('MESSAGE_CREATE')] },
+        { stream: 'PLATFORM', durable: 'batch-test', filterSubjects: dispatchFilters('MESSAGE_CREATE') },
         100,
         async (batch) => {
           batches.push(batch.length);
@@ -179,6 +189,68 @@ describe('EventBus over real NATS JetStream', () => {
     expect(parked).toEqual([notADispatch]);
   });
 
+  /**
+   * Message dispatches of known channels: consumers of message dispatches as tickets (`messagesIn: 'threads'`) and logs
+   * (all) declare them, fed by a publisher that routes through a `GuildChannelTracker` as the bridge does.
+   */
+  const tracker = new GuildChannelTracker();
+  let s = 0;
+  /** Publishes `{t, d}` on the subject the tracker gives it, as the bridge does. */
+  const publishRouted = (t: string, d: Record<string, unknown>) =>
+    bus.publish(tracker.subject(t, d), { op: 0, t, s: ++s, d }, `routed-${s}`);
+  const seen = (list: MessageDispatch[]) => list.map((m) => ('id' in m.d ? `${m.t} ${m.d.id}` : m.t));
+
+  it("keeps a known channel's messages from a threads-only consumer, which still gets threads' and unknown channels'; a consumer of all gets every one in stream order", async () => {
+    const threadsOnly: MessageDispatch[] = [];
+    const all: MessageDispatch[] = [];
+    /** This test's guild's dispatches of `batch` (the other tests' are in other guilds). */
+    const ofGuild = (batch: Array<{ data: MessageDispatch }>) =>
+      batch.map((m) => m.data).filter((m) => m.d.guild_id === GUILD);
+    await bus.consumeBatches(
+      dispatchConsumer('threads-only', MESSAGES, { messagesIn: 'threads' }),
+      50,
+      async (batch) => {
+        threadsOnly.push(...ofGuild(batch));
+      },
+    );
+    await bus.consumeBatches(dispatchConsumer('all-messages', MESSAGES), 50, async (batch) => {
+      all.push(...ofGuild(batch));
+    });
+    const message = (id: string, channel: string) => ({ id, channel_id: channel, guild_id: GUILD, content: id });
+
+    await publishRouted('GUILD_CREATE', {
+      id: GUILD,
+      channels: [{ id: GENERAL, type: ChannelType.GuildText, name: 'general' }],
+      threads: [{ id: THREAD, type: ChannelType.PrivateThread, parent_id: GENERAL, name: 'ticket-1' }],
+    });
+    await publishRouted('MESSAGE_CREATE', message('in-general', GENERAL));
+    await publishRouted('MESSAGE_CREATE', message('in-thread', THREAD));
+    // a channel not known yet: its create goes where the threads-only consumer sees it, its edit and delete (after
+    // CHANNEL_CREATE made it known) do not; the consumer of all gets the three in order
+    await publishRouted('MESSAGE_CREATE', message('before-known', NEW_CHANNEL));
+    await publishRouted('CHANNEL_CREATE', { id: NEW_CHANNEL, type: ChannelType.GuildText, guild_id: GUILD });
+    await publishRouted('MESSAGE_UPDATE', message('before-known', NEW_CHANNEL));
+    await publishRouted('MESSAGE_DELETE', { id: 'before-known', channel_id: NEW_CHANNEL, guild_id: GUILD });
+    await publishRouted('MESSAGE_DELETE_BULK', { ids: ['in-general'], channel_id: GENERAL, guild_id: GUILD });
+    await publishRouted('MESSAGE_UPDATE', message('in-thread', THREAD));
+
+    await waitFor(() => all.length === 7 && threadsOnly.length === 3);
+    expect(seen(all)).toEqual([
+      'MESSAGE_CREATE in-general',
+      'MESSAGE_CREATE in-thread',
+      'MESSAGE_CREATE before-known',
+      'MESSAGE_UPDATE before-known',
+      'MESSAGE_DELETE before-known',
+      'MESSAGE_DELETE_BULK',
+      'MESSAGE_UPDATE in-thread',
+    ]);
+    expect(seen(threadsOnly)).toEqual([
+      'MESSAGE_CREATE in-thread',
+      'MESSAGE_CREATE before-known',
+      'MESSAGE_UPDATE in-thread',
+    ]);
+  });
+
   it('answers requests and relays problems; an absent peer is a 503', async () => {
     const sub = bus.reply<{ a: number }, { b: number }>('rpc.test.double', async ({ a }) => {
       if (a < 0) throw notFound('negative');
@@ -202,6 +274,41 @@ describe('EventBus over real NATS JetStream', () => {
       code: 'answer_too_large',
     });
     await expect(bus.request('rpc.test.big', { n: 10 }, 1000)).resolves.toEqual({ text: 'x'.repeat(10) });
+    sub.unsubscribe();
+  });
+
+  it('answers a request as JSON text with requestEncoded, from any envelope, and relays problems', async () => {
+    const sub = bus.reply<{ a: number }, { b: number[] }>('rpc.test.text', async ({ a }) => {
+      if (a < 0) throw notFound('negative');
+      return a === 0 ? new EncodedJson('{"b":[0]}') : { b: [a, a] };
+    });
+    expect((await bus.requestEncoded('rpc.test.text', { a: 2 }, 1000)).json).toBe('{"b":[2,2]}');
+    expect((await bus.requestEncoded('rpc.test.text', { a: 0 }, 1000)).json).toBe('{"b":[0]}');
+    await expect(bus.requestEncoded('rpc.test.text', { a: -1 }, 1000)).rejects.toMatchObject({
+      status: 404,
+      detail: 'negative',
+    });
+    const spaced = bus.nc.subscribe(bus.subject('rpc.test.spaced'), {
+      callback: (_err, msg) => {
+        msg.respond(JSON.stringify({ data: { b: 1 }, ok: true }, null, 1));
+      },
+    });
+    expect((await bus.requestEncoded('rpc.test.spaced', {}, 1000)).json).toBe('{"b":1}');
+    spaced.unsubscribe();
+    sub.unsubscribe();
+  });
+
+  it('sends an answer given as EncodedJson as its text, also checked against max_payload', async () => {
+    const size = bus.nc.info!.max_payload;
+    const sub = bus.reply<{ n: number }, { text: string }>(
+      'rpc.test.encoded',
+      async ({ n }) => new EncodedJson(`{"text":"${'é'.repeat(n)}"}`),
+    );
+    await expect(bus.request('rpc.test.encoded', { n: 3 }, 1000)).resolves.toEqual({ text: 'ééé' });
+    await expect(bus.request('rpc.test.encoded', { n: size / 2 }, 10_000)).rejects.toMatchObject({
+      status: 500,
+      code: 'answer_too_large',
+    });
     sub.unsubscribe();
   });
 });

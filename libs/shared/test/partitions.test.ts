@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import {
   coverFilter,
   createLogger,
-  dispatchFilter,
+  dispatchFilters,
   dispatchSubject,
   EventBus,
   guildPartition,
@@ -34,8 +34,9 @@ const publish = (bus: EventBus, m: Msg, test: string) =>
 
 describe('partition filters', () => {
   it('set the partition token and cover several filters with one on NATS 2.9', () => {
-    expect(partitionFilters([dispatchFilter('MESSAGE_CREATE'), 'events.logs.*.*.case.logged'], 3)).toEqual([
+    expect(partitionFilters([...dispatchFilters('MESSAGE_CREATE'), 'events.logs.*.*.case.logged'], 3)).toEqual([
       'platform.dispatch.3.message.MESSAGE_CREATE',
+      'platform.dispatch.3.message.channel.MESSAGE_CREATE',
       'events.logs.3.*.case.logged',
     ]);
     expect(partitionFilters(['events.retry.>'], 7)).toEqual(['events.retry.7.>']);
@@ -43,13 +44,30 @@ describe('partition filters', () => {
     expect(
       coverFilter(['platform.dispatch.3.message.MESSAGE_CREATE', 'platform.dispatch.3.message.MESSAGE_UPDATE']),
     ).toBe('platform.dispatch.3.message.*');
+    // on NATS 2.9 a consumer of every message dispatch is sent those of both subjects and nothing else; one of the
+    // thread messages only is not sent the known channels' messages (six tokens)
+    const messages = ['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE', 'MESSAGE_DELETE_BULK'];
+    expect(
+      coverFilter(
+        partitionFilters(
+          messages.flatMap((t) => dispatchFilters(t)),
+          3,
+        ),
+      ),
+    ).toBe('platform.dispatch.3.message.>');
+    expect(
+      coverFilter(
+        partitionFilters(
+          messages.flatMap((t) => dispatchFilters(t, 'threads')),
+          3,
+        ),
+      ),
+    ).toBe('platform.dispatch.3.message.*');
     // consumers of several non-message dispatches are not sent the message dispatches on NATS 2.9
-    expect(coverFilter(partitionFilters([dispatchFilter('GUILD_BAN_ADD'), dispatchFilter('THREAD_CREATE')], 3))).toBe(
-      'platform.dispatch.3.other.*',
-    );
-    expect(coverFilter(partitionFilters([dispatchFilter('GUILD_BAN_ADD'), dispatchFilter('MESSAGE_CREATE')], 3))).toBe(
-      'platform.dispatch.3.*.*',
-    );
+    const bansAndThreads = [...dispatchFilters('GUILD_BAN_ADD'), ...dispatchFilters('THREAD_CREATE')];
+    expect(coverFilter(partitionFilters(bansAndThreads, 3))).toBe('platform.dispatch.3.other.*');
+    const bansAndMessages = [...dispatchFilters('GUILD_BAN_ADD'), ...dispatchFilters('MESSAGE_CREATE')];
+    expect(coverFilter(partitionFilters(bansAndMessages, 3))).toBe('platform.dispatch.3.*.>');
     expect(coverFilter(['events.logs.3.*.case.logged', 'events.moderation.3.*.case.created'])).toBe(
       'events.*.3.*.case.*',
     );
@@ -112,7 +130,7 @@ describe('per-guild order over JetStream partitions', () => {
     const opts = {
       stream: 'PLATFORM' as const,
       durable,
-      filterSubjects: [dispatchFilter('MESSAGE_CREATE')],
+      filterSubjects: dispatchFilters('MESSAGE_CREATE'),
       maxDeliver: 5,
     };
     await bus.consume<Msg>(opts, async ({ data }) => {
@@ -159,7 +177,7 @@ describe('per-guild order over JetStream partitions', () => {
 
   it('two replicas share the partitions, each guild in order, and one leaving hands its partitions over', async () => {
     const durable = 'shared-test';
-    const opts = { stream: 'PLATFORM' as const, durable, filterSubjects: [dispatchFilter('MESSAGE_CREATE')] };
+    const opts = { stream: 'PLATFORM' as const, durable, filterSubjects: dispatchFilters('MESSAGE_CREATE') };
     const handled: Array<{ guild: string; n: number; replica: number }> = [];
     // One guild in each of the 16 partitions, so both replicas hold some whichever 8 each claims (this consumer also
     // gets the poison test's messages of partitions 0 and 1, and skips them here)

@@ -1,7 +1,7 @@
 import {
   createLogger,
   currentSubject,
-  dispatchFilter,
+  dispatchFilters,
   dispatchSubject,
   EventBus,
   eventSubject,
@@ -93,10 +93,10 @@ const event = (guild: string, id: string) => ({
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** Starts durable `durable` on `bus` and collects the ids (`d.id` of a dispatch, `id` of an event) it handles. */
-async function collect(bus: EventBus, stream: 'PLATFORM' | 'EVENTS', durable: string, filter: string) {
+async function collect(bus: EventBus, stream: 'PLATFORM' | 'EVENTS', durable: string, filters: string[]) {
   const seen: Array<{ guild: string; id: string }> = [];
   await bus.consume<{ d?: { guild_id: string; id: string }; guild?: string; id?: string }>(
-    { stream, durable, filterSubjects: [filter] },
+    { stream, durable, filterSubjects: filters },
     async ({ data }) => {
       seen.push(data.d ? { guild: data.d.guild_id, id: data.d.id } : { guild: data.guild ?? '', id: data.id ?? '' });
     },
@@ -184,8 +184,8 @@ describe('EventBus start-up: messages stored under earlier subject layouts', () 
       'platform.dispatch.1.other.GUILD_BAN_ADD': 1,
     });
 
-    const msgs = await collect(bus, 'PLATFORM', 'msgs', dispatchFilter('MESSAGE_CREATE'));
-    const bans = await collect(bus, 'PLATFORM', 'bans', dispatchFilter('GUILD_BAN_ADD'));
+    const msgs = await collect(bus, 'PLATFORM', 'msgs', dispatchFilters('MESSAGE_CREATE'));
+    const bans = await collect(bus, 'PLATFORM', 'bans', dispatchFilters('GUILD_BAN_ADD'));
     // published by this release after the migration: handled after the moved ones of their guild
     for (const [guild, id] of [
       [GUILD_A, 'm7'],
@@ -241,8 +241,8 @@ describe('EventBus start-up: messages stored under earlier subject layouts', () 
       [eventSubject('moderation', GUILD_B, 'case.created')]: 1,
     });
 
-    const msgs = await collect(bus as EventBus, 'PLATFORM', 'msgs', dispatchFilter('MESSAGE_CREATE'));
-    const cases = await collect(bus as EventBus, 'EVENTS', 'cases', 'events.moderation.*.*.case.created');
+    const msgs = await collect(bus as EventBus, 'PLATFORM', 'msgs', dispatchFilters('MESSAGE_CREATE'));
+    const cases = await collect(bus as EventBus, 'EVENTS', 'cases', ['events.moderation.*.*.case.created']);
     await waitFor(() => msgs.seen.length >= 3 && cases.seen.length >= 2);
     expect(msgs.of(GUILD_A)).toEqual(['m3']);
     expect(msgs.of(GUILD_B)).toEqual(['m2', 'm4']);
@@ -279,7 +279,7 @@ describe('EventBus start-up: messages stored under earlier subject layouts', () 
     const bus = await connectBus(old.ns);
     expect(await old.counts('PLATFORM', 'platform.dispatch.*')).toEqual({});
     expect(total(await old.counts('PLATFORM', 'platform.dispatch.*.*.*'))).toBe(6);
-    const msgs = await collect(bus, 'PLATFORM', 'msgs', dispatchFilter('MESSAGE_CREATE'));
+    const msgs = await collect(bus, 'PLATFORM', 'msgs', dispatchFilters('MESSAGE_CREATE'));
     await waitFor(() => msgs.seen.length >= 6);
     expect(msgs.of(GUILD_A)).toEqual(['m1', 'm3', 'm5']);
     expect(msgs.of(GUILD_B)).toEqual(['m2', 'm4', 'm6']);

@@ -1,5 +1,6 @@
 export * from './browser';
 export * from './clock';
+export * from './crash';
 export * from './env';
 export * from './fakeStructure';
 export * from './ports';

@@ -1,6 +1,6 @@
 import { REST } from '@discordjs/rest';
 import { CloseCodes, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus } from '@discordjs/ws';
-import { BRIDGE_INTENTS, dispatchMsgId, dispatchSubject, EventBus, type Logger } from '@guildhall/shared';
+import { BRIDGE_INTENTS, dispatchMsgId, EventBus, GuildChannelTracker, type Logger } from '@guildhall/shared';
 import {
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
@@ -71,7 +71,11 @@ interface DispatchTag {
  * Connects the assigned shards to the platform's real-time gateway with @discordjs/ws and publishes every dispatch
  * (READY, RESUMED, INTERACTION_CREATE and all others the intents allow), unchanged as the `{t, s, op, d}` gateway
  * payload, to the JetStream stream PLATFORM on `dispatchSubject(t, d)` (`platform.dispatch.<partition>.<group>.<t>`) with
- * `Nats-Msg-Id` from `dispatchMsgId`, in arrival order.
+ * `Nats-Msg-Id` from `dispatchMsgId`, in arrival order. A message dispatch in a guild channel that is not a thread and
+ * that this process learnt from its shards' GUILD_CREATE / CHANNEL_* dispatches (`GuildChannelTracker`, one for all
+ * its shards: a guild is on one shard) goes to `platform.dispatch.<partition>.message.channel.<t>`; after a restart
+ * that RESUMEs the sessions (no GUILD_CREATE) those go to `platform.dispatch.<partition>.message.<t>` until the
+ * guild's next GUILD_CREATE.
  *
  * - Sessions: persisted in NATS KV (`SessionStore`) through the library's session hooks, so a restarted bridge
  *   RESUMEs from the last stored dispatch. Reconnecting and resuming within a run are the library's.
@@ -162,11 +166,13 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
       ).catch((err: unknown) => logger.warn({ err, shardId, guild: guild.id }, 'requesting guild members failed'));
     };
 
+    const channels = new GuildChannelTracker();
     ws.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload, shardId: number) => {
       if (paused || stopping) return; // not accepted: the RESUME after the pause (or restart) replays it
       const sessionId = store.sessionId(shardId) ?? 'nosession';
       const tag = { shardId, sessionId, seq: payload.s, t: payload.t };
-      publisher.push(dispatchSubject(payload.t, payload.d), payload, dispatchMsgId(shardId, sessionId, payload.s), tag);
+      const subject = channels.subject(payload.t, payload.d);
+      publisher.push(subject, payload, dispatchMsgId(shardId, sessionId, payload.s), tag);
       store.accept(shardId, payload.s);
       if (payload.t === GatewayDispatchEvents.GuildCreate) requestMembers(shardId, payload.d);
       if (publisher.backlog >= bufferMax) pause();

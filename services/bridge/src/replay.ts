@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createLogger, dispatchSubject, EventBus, type Logger } from '@guildhall/shared';
+import { createLogger, EventBus, GuildChannelTracker, type Logger } from '@guildhall/shared';
 import { AckedPublisher } from './ackedPublisher';
 import { dispatchTime, lineMsgId, parseRecordedLine } from './replayLine';
 
@@ -88,8 +88,10 @@ class Window {
 }
 
 /**
- * Publishes the recorded dispatches of `file` to NATS JetStream, each on `dispatchSubject(t, d)`
- * (`platform.dispatch.<partition>.<group>.<t>`, the bridge's subject) with its exact line
+ * Publishes the recorded dispatches of `file` to NATS JetStream, each on the subject the bridge would give it
+ * (`platform.dispatch.<partition>.<group>.<t>`, from a `GuildChannelTracker` fed the file's dispatches in file order,
+ * so a message in a channel the file's earlier GUILD_CREATE / CHANNEL_CREATE named goes to
+ * `platform.dispatch.<partition>.message.channel.<t>`) with its exact line
  * text as the message body and `lineMsgId(line)` as `Nats-Msg-Id` (replaying a file twice within 10 minutes
  * stores nothing new). As fast as possible, publishes are pipelined (`window` awaiting acknowledgement, in file
  * order on one connection); with `speed` N, each line waits until (its time - first time) / N has passed since the
@@ -134,14 +136,11 @@ export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
   let firstTime: number | null = null;
   let clock: number | null = null;
 
-  const publish = async (no: number, line: string, t: string, d: unknown) => {
+  const channels = new GuildChannelTracker();
+  const publish = async (no: number, line: string, t: string, subject: string) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const duplicate = await publisher.publish(
-          bus.subject(dispatchSubject(t, d)),
-          encoder.encode(line),
-          lineMsgId(line),
-        );
+        const duplicate = await publisher.publish(bus.subject(subject), encoder.encode(line), lineMsgId(line));
         if (duplicate) summary.duplicates++;
         else summary.published++;
         summary.perType[t] = (summary.perType[t] ?? 0) + 1;
@@ -177,7 +176,8 @@ export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
         }
       }
       await window.acquire();
-      void publish(no, line, parsed.dispatch.t, parsed.dispatch.d).finally(() => {
+      const subject = channels.subject(parsed.dispatch.t, parsed.dispatch.d);
+      void publish(no, line, parsed.dispatch.t, subject).finally(() => {
         window.release();
         progress();
       });

@@ -60,6 +60,27 @@ describe('replayFile', () => {
       expect(firstMsg?.string()).toBe(firstLine);
       expect(firstMsg?.header?.get('Nats-Msg-Id')).toBe(lineMsgId(firstLine));
 
+      // as the bridge routes them: the messages of the channels the day's GUILD_CREATE and CHANNEL_CREATE name on the
+      // channel subject, those of its threads (listed, or created during the day) on the message subject
+      const recorded = readFileSync(fixture, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { t: string; d: { id: string; channel_id: string } });
+      const channels = new Set([
+        ...first.d.channels.map((c: { id: string }) => c.id),
+        ...recorded.filter((l) => l.t === 'CHANNEL_CREATE').map((l) => l.d.id),
+      ]);
+      const messages = recorded.filter((l) => /^MESSAGE_(CREATE|UPDATE|DELETE|DELETE_BULK)$/.test(l.t));
+      const inChannels = messages.filter((l) => channels.has(l.d.channel_id)).length;
+      const stored = async (filter: string) => {
+        const info = await bus.jsm.streams.info(stream, { subjects_filter: `${ns}.${filter}` });
+        return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+      };
+      expect(inChannels).toBeGreaterThan(0);
+      expect(messages.length - inChannels).toBeGreaterThan(0);
+      expect(await stored('platform.dispatch.*.message.channel.*')).toBe(inChannels);
+      expect(await stored('platform.dispatch.*.message.*')).toBe(messages.length - inChannels);
+
       const again = await replayFile({ file: fixture, natsUrl: testNatsUrl(), namespace: ns });
       expect(again).toMatchObject({ published: 0, duplicates: total, failed: 0 });
       expect((await bus.jsm.streams.info(stream)).state.messages).toBe(total);

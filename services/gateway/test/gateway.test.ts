@@ -601,10 +601,15 @@ describe('request guards', () => {
   it('CORS: credentials for dashboard origins only', async () => {
     const pre = await api(`/api/v1/servers/${GUILD}/cases`, {
       method: 'OPTIONS',
-      headers: { origin: DASH, 'access-control-request-method': 'POST' },
+      headers: {
+        origin: DASH,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,idempotency-key',
+      },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe(DASH);
+    expect(pre.headers.get('access-control-allow-headers')?.split(',')).toContain('idempotency-key');
     expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
     const evil = await api('/auth/me', { headers: { origin: 'http://evil.test' } });
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();

@@ -36,7 +36,9 @@ async function botUser(ctx: LogsContext): Promise<string | null> {
 }
 
 /**
- * Starts the durable consumers: message dispatches in batches (`logs-messages`), other platform dispatches one by
+ * Starts the durable consumers: message dispatches in batches (`logs-messages`: those in threads and unknown channels
+ * and those in known channels, one durable per partition covering both subjects, so a guild's messages and their
+ * edits and deletes are handled in stream order whichever subject each came on), other platform dispatches one by
  * one in order (`logs-journal`), audit-log entries for anti-nuke (`logs-antinuke`), and other services' events (`logs-service-events`: moderation cases, every
  * service's `settings.updated`, community's `forum.status`).
  */

@@ -12,6 +12,8 @@ import {
 import { eventsOfType, eventually, type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
 import { AuditLogEvent, ChannelType, type GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
 import type { LogsConfig } from '../src/config';
+import { eventsAboutUser, userEventsFilters } from '../src/journal/listJournal';
+import { JournalEventModel } from '../src/journal/model';
 import { DELETED_BY_AUTHOR, MessageModel } from '../src/messages/model';
 import {
   deletedByFilter,
@@ -481,6 +483,54 @@ describe('replay of a recorded dispatch stream', () => {
       expect.arrayContaining(['member_ban', 'message_delete', 'member_leave']),
     );
     expect(history.deleted.map((x: any) => x.id).sort()).toEqual([m.reply, m.bulk1, m.bulk2].sort());
+  });
+
+  it("merges a member's events as target and as actor newest first, reading each event once", async () => {
+    const guild = newSnowflake();
+    const [user, mod, other] = [newSnowflake(), newSnowflake(), newSnowflake()];
+    const cast: Array<[string, string | null, string | null]> = [
+      ['message_delete', user, user],
+      ['member_ban', mod, user],
+      ['member_ban', user, other],
+      ['member_join', user, user],
+      ['member_ban', mod, other],
+      ['role_create', user, null],
+      ['member_kick', other, user],
+    ];
+    const ids = cast.map(() => newSnowflake());
+    await JournalEventModel.insertMany(
+      cast.map(([kind, actor, target], i) => ({
+        _id: ids[i],
+        key: sortKey(ids[i]!),
+        guild,
+        kind,
+        actor,
+        target,
+        data: {},
+        dedupe: `test:${ids[i]}`,
+        at: new Date(),
+        seenAt: new Date(),
+      })),
+    );
+    const newestFirst = [6, 5, 3, 2, 1, 0].map((i) => ids[i]);
+    const events = await eventsAboutUser(guild, user, 10, []);
+    expect(events.map((e) => e._id)).toEqual(newestFirst);
+    for (const field of ['dedupe', 'seenAt', 'lease', 'actorRank', 'atKnown'])
+      expect(events[0]).not.toHaveProperty(field);
+    expect(events[0]).toHaveProperty('key');
+    expect((await eventsAboutUser(guild, user, 3, [])).map((e) => e._id)).toEqual(newestFirst.slice(0, 3));
+    const read = await Promise.all(userEventsFilters(guild, user, []).map((f) => JournalEventModel.find(f).lean()));
+    expect(
+      read
+        .flat()
+        .map((e) => e._id)
+        .sort(),
+    ).toEqual([...newestFirst].sort());
+    const actorPlan = (await JournalEventModel.find(userEventsFilters(guild, user, [])[1]!)
+      .sort({ key: -1 })
+      .explain('executionStats')) as unknown as { executionStats: { totalDocsExamined: number } };
+    expect(actorPlan.executionStats.totalDocsExamined).toBe(4);
+    await JournalEventModel.deleteMany({ guild });
   });
 
   it("reads at most `limit` of the author's deleted messages for the member record, however many are stored", async () => {

@@ -1,6 +1,6 @@
 import { type FeaturesReply, RPC } from '@guildhall/shared';
 import { eventsOfType, waitFor } from '@guildhall/testkit';
-import { type Harness, startHarness } from './harness';
+import { type Harness, reportInteraction, startHarness } from './harness';
 
 describe('appeals, reports, settings and features', () => {
   let h: Harness;
@@ -115,37 +115,8 @@ describe('appeals, reports, settings and features', () => {
     expect((await h.call('GET', `${base}/appeals`, { caps: ['cases.read'] })).status).toBe(403);
   });
 
-  /** An INTERACTION_CREATE payload (`d`): `reporter` runs the Report message command on `message`. */
-  const reportInteraction = (interaction: string, reporter: string, message: string) => ({
-    id: interaction,
-    application_id: '1000000000000000009',
-    type: 2,
-    token: `token-${interaction}`,
-    version: 1,
-    guild_id: h.seed.id,
-    channel_id: h.seed.ids.general,
-    channel: { id: h.seed.ids.general, type: 0 },
-    member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
-    data: {
-      id: '1000000000000000010',
-      name: 'Report message',
-      type: 3,
-      target_id: message,
-      resolved: {
-        messages: {
-          [message]: {
-            id: message,
-            channel_id: h.seed.ids.general,
-            content: 'buy cheap coins',
-            author: { id: h.seed.ids.member, username: 'pat', global_name: null },
-          },
-        },
-      },
-    },
-  });
-
   it('files a report from the message command, answers ephemerally once, and resolves it (no logs service: the record is a 503)', async () => {
-    const interaction = reportInteraction('1400000000000000001', h.seed.ids.support, '1400000000000000100');
+    const interaction = reportInteraction(h, '1400000000000000001', h.seed.ids.support, '1400000000000000100');
     await h.dispatch('INTERACTION_CREATE', interaction, 42);
     await h.dispatch('INTERACTION_CREATE', interaction, 42);
     const created = await waitFor(() => eventsOfType(h.events, 'report.created')[0]);
@@ -169,7 +140,7 @@ describe('appeals, reports, settings and features', () => {
 
     await h.dispatch(
       'INTERACTION_CREATE',
-      reportInteraction('1400000000000000002', h.seed.ids.support, '1400000000000000100'),
+      reportInteraction(h, '1400000000000000002', h.seed.ids.support, '1400000000000000100'),
       42,
     );
     await waitFor(

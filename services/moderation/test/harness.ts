@@ -43,3 +43,37 @@ export function timeoutEvent(
     undoneAs: null,
   };
 }
+
+/**
+ * An INTERACTION_CREATE payload (`d`): `reporter` (shown as "Sam S") runs the Report message command on `message`,
+ * a message by the sample member ("pat") in the general channel.
+ */
+export function reportInteraction(h: Harness, interaction: string, reporter: string, message: string) {
+  return {
+    id: interaction,
+    application_id: '1000000000000000009',
+    type: 2,
+    token: `token-${interaction}`,
+    version: 1,
+    guild_id: h.seed.id,
+    channel_id: h.seed.ids.general,
+    channel: { id: h.seed.ids.general, type: 0 },
+    member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
+    data: {
+      id: '1000000000000000010',
+      name: 'Report message',
+      type: 3,
+      target_id: message,
+      resolved: {
+        messages: {
+          [message]: {
+            id: message,
+            channel_id: h.seed.ids.general,
+            content: 'buy cheap coins',
+            author: { id: h.seed.ids.member, username: 'pat', global_name: null },
+          },
+        },
+      },
+    },
+  };
+}

@@ -9,15 +9,17 @@ const MESSAGE_BATCH = 200;
 /**
  * The platform dispatches this service reacts to: INTERACTION_CREATE (panel buttons, questions modal, ticket
  * buttons) and MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK (the messages of ticket threads, in batches of up to
- * `MESSAGE_BATCH` in stream order). Durable consumers, so nothing is lost while the service is down; every handler is
- * idempotent.
+ * `MESSAGE_BATCH` in stream order). A ticket is always a private thread (`openTicket`), so of the message dispatches
+ * only those not published as in a known channel (`messagesIn: 'threads'`: threads, and channels the bridge did not
+ * know) are received: most of a guild's messages never reach this service. Durable consumers, so nothing is lost
+ * while the service is down; every handler is idempotent.
  */
 export async function startConsumers(ctx: TicketsContext): Promise<Stoppable[]> {
   const interactions = await ctx.bus.consume(dispatchConsumer('tickets-interactions', ['INTERACTION_CREATE']), (msg) =>
     handleInteraction(ctx, msg.data.d),
   );
   const messages = await ctx.bus.consumeBatches(
-    dispatchConsumer('tickets-messages', TICKET_MESSAGE_DISPATCHES),
+    dispatchConsumer('tickets-messages', TICKET_MESSAGE_DISPATCHES, { messagesIn: 'threads' }),
     MESSAGE_BATCH,
     (batch) =>
       captureMessageDispatches(

@@ -25,6 +25,7 @@ import { getTicket } from './tickets/getTicket';
 import { listTickets } from './tickets/listTickets';
 import { openTicket } from './tickets/openTicket';
 import { toTicket } from './tickets/toTicket';
+import { transitionOnce } from './tickets/transitionOnce';
 import { transitionTicket } from './tickets/transitionTicket';
 import { getTranscriptSettings, putTranscriptSettings } from './transcripts/settings';
 import { ticketTranscript } from './transcripts/ticketTranscript';
@@ -129,10 +130,12 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
       await sendAttachment(req, res, await findArchived(params.guild, params.attachment));
       return '';
     }),
-    bind(ticketRoutes.ticketAction, async ({ params, body, identity }) =>
-      toTicket(
-        await transitionTicket(ctx, params.guild, params.number, params.action, actorOf(identity), body.reason ?? null),
-      ),
-    ),
+    bind(ticketRoutes.ticketAction, async ({ params, body, identity, req }) => {
+      const idempotencyKey = readIdempotencyKey(req.headers['idempotency-key']);
+      const request = { ...params, actor: actorOf(identity), reason: body.reason ?? null };
+      if (idempotencyKey) return transitionOnce(ctx, request, idempotencyKey);
+      const { guild, number, action, actor, reason } = request;
+      return toTicket(await transitionTicket(ctx, guild, number, action, actor, reason));
+    }),
   ];
 }

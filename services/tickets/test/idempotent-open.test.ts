@@ -63,3 +63,21 @@ it('refuses a key reused with another body (409), keeps keys per caller, and nam
   expect(bad.body.errors[0].field).toBe('headers.idempotency-key');
   expect((await h.call('GET', base())).body).toEqual(tickets);
 });
+
+it('reads the key’s ticket_openings row once per keyed open (new, resumed and finished)', async () => {
+  const reads = jest.spyOn(OpeningModel, 'findById');
+  try {
+    for (const expected of [201, 201]) {
+      reads.mockClear();
+      expect((await open('open-4', { opener: h.seed.ids.member })).status).toBe(expected);
+      expect(reads).toHaveBeenCalledTimes(1);
+    }
+    const key = `http:${h.seed.id}:${h.seed.ids.admin}:open-4`;
+    expect((await OpeningModel.updateOne({ _id: key }, { $set: { done: false } })).matchedCount).toBe(1);
+    reads.mockClear();
+    expect((await open('open-4', { opener: h.seed.ids.member })).status).toBe(201);
+    expect(reads).toHaveBeenCalledTimes(1);
+  } finally {
+    reads.mockRestore();
+  }
+});

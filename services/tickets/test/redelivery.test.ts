@@ -1,10 +1,11 @@
 import { newSnowflake } from '@guildhall/shared';
-import { waitFor } from '@guildhall/testkit';
+import { type Crash, waitFor } from '@guildhall/testkit';
 import type { TicketsContext } from '../src/config';
 import { handleInteraction } from '../src/interactions/handleInteraction';
 import { captureBulkDelete, captureDelete } from '../src/messages/captureMessage';
 import { TicketMessageModel } from '../src/messages/model';
 import { OpenLockModel, TicketModel, type TicketRow } from '../src/tickets/model';
+import { dyingContext } from './dyingContext';
 import { type Harness, startHarness } from './harness';
 
 /**
@@ -17,7 +18,6 @@ import { type Harness, startHarness } from './harness';
 let h: Harness;
 let typeId: string;
 const base = () => `/api/v1/servers/${h.seed.id}/tickets`;
-const GROUPS = ['channels', 'threads', 'interactions', 'guilds'] as const;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -31,52 +31,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 afterEach(() => jest.restoreAllMocks());
 
-/** The service's context with its platform calls and emits counted, dying at call `at` (`after` it is carried out). */
-function dyingContext(crash: { at: number; after: boolean } | null) {
-  jest.restoreAllMocks();
-  const live = h.service.ctx as TicketsContext;
-  let count = 0;
-  let dead = false;
-  const step = async <T>(run: () => Promise<T>): Promise<T> => {
-    if (dead) throw new Error('process died');
-    count++;
-    const dies = crash?.at === count;
-    if (dies && !crash.after) dead = true;
-    if (dead) throw new Error('process died');
-    const result = await run();
-    if (dies) {
-      dead = true;
-      throw new Error('process died');
-    }
-    return result;
-  };
-  const group = (target: object) =>
-    new Proxy(target, {
-      get: (obj, prop) => {
-        const value = Reflect.get(obj, prop);
-        return typeof value === 'function' ? (...args: unknown[]) => step(() => value.apply(obj, args)) : value;
-      },
-    });
-  const platform = new Proxy(live.platform, {
-    get: (obj, prop) => {
-      const value = Reflect.get(obj, prop);
-      return (GROUPS as readonly PropertyKey[]).includes(prop) ? group(value) : value;
-    },
-  });
-  const outbox = { emit: (...args: unknown[]) => step(() => (live.outbox.emit as Function)(...args)) };
-  // the undo writes after a refusal (a killed process makes none)
-  type Writes = Record<'deleteOne' | 'updateOne', (...args: unknown[]) => unknown>;
-  for (const model of [TicketModel, OpenLockModel] as unknown as Writes[]) {
-    for (const method of ['deleteOne', 'updateOne'] as const) {
-      const write = model[method].bind(model);
-      jest.spyOn(model, method).mockImplementation((...args: unknown[]) => {
-        if (dead) throw new Error('process died');
-        return write(...args);
-      });
-    }
-  }
-  return { ctx: { ...live, platform, outbox } as TicketsContext, calls: () => count };
-}
+/** The service's context dying at `crash` (see `dyingContext`). */
+const dyingService = (crash: Crash | null) => dyingContext(h.service.ctx as TicketsContext, crash);
 
 const ticketThreads = () =>
   [...(h.fake.guild(h.seed.id)?.channels.values() ?? [])]
@@ -84,21 +40,24 @@ const ticketThreads = () =>
     .map((c) => c.id);
 
 /** Presses the panel button, crashed at `crash` first when given; then what the press left, numbers as labels. */
-async function press(crash: { at: number; after: boolean } | null) {
+async function press(crash: Crash | null) {
   const threadsBefore = new Set(ticketThreads());
   const interaction = h.interaction(h.seed.ids.member, `ticket:open:${typeId}`);
   if (crash) {
-    const dying = dyingContext(crash);
-    await expect(handleInteraction(dying.ctx, interaction)).rejects.toThrow('process died');
+    const crashed = dyingService(crash);
+    await expect(handleInteraction(crashed.ctx, interaction)).rejects.toThrow('process died');
     jest.restoreAllMocks();
   }
-  const counted = dyingContext(null);
+  const counted = dyingService(null);
   await handleInteraction(counted.ctx, interaction);
   const tickets = await TicketModel.find({ guild: h.seed.id, status: 'open' }).lean<TicketRow[]>();
   const threads = ticketThreads().filter((id) => !threadsBefore.has(id));
   const [ticket] = tickets;
   const opened = ticket
-    ? await waitFor(() => h.events.filter((e) => e.type === 'ticket.opened' && e.data.number === ticket.number))
+    ? await waitFor(
+        () => h.events.filter((e) => e.type === 'ticket.opened' && e.data.number === ticket.number),
+        (found) => found.length > 0,
+      )
     : [];
   const messages = ticket ? (h.fake.guild(h.seed.id)?.messages.get(ticket.thread) ?? []) : [];
   const answers = h.fake
@@ -148,8 +107,8 @@ it('a press on a type with questions redelivered after its modal was shown finis
   });
   expect(form.status).toBe(201);
   const interaction = h.interaction(h.seed.ids.member, `ticket:open:${form.body.id}`);
-  const dying = dyingContext({ at: 1, after: true });
-  await expect(handleInteraction(dying.ctx, interaction)).rejects.toThrow('process died');
+  const crashed = dyingService({ at: 1, after: true });
+  await expect(handleInteraction(crashed.ctx, interaction)).rejects.toThrow('process died');
   jest.restoreAllMocks();
   await handleInteraction(h.service.ctx as TicketsContext, interaction);
   const callbacks = h.fake
@@ -173,21 +132,22 @@ describe('a Claim or Close button redelivered after a crash at any step', () => 
   });
 
   /** Opens a ticket, then presses `action` on it as staff, crashed at `crash` first when given; what it left. */
-  async function pressOn(action: 'claim' | 'close', crash: { at: number; after: boolean } | null) {
+  async function pressOn(action: 'claim' | 'close', crash: Crash | null) {
     const opened = await h.call('POST', base(), { body: { type: buttonType, opener: h.seed.ids.member } });
     expect(opened.status).toBe(201);
     const ticket = opened.body as { number: number; thread: string };
     const interaction = h.interaction(h.seed.ids.support, `ticket:${action}`, { channel: ticket.thread });
     if (crash) {
-      await expect(handleInteraction(dyingContext(crash).ctx, interaction)).rejects.toThrow('process died');
+      await expect(handleInteraction(dyingService(crash).ctx, interaction)).rejects.toThrow('process died');
       jest.restoreAllMocks();
     }
-    const counted = dyingContext(null);
+    const counted = dyingService(null);
     await handleInteraction(counted.ctx, interaction);
     const row = await TicketModel.findOne({ guild: h.seed.id, number: ticket.number }).lean<TicketRow>();
     const type = `ticket.${action === 'claim' ? 'claimed' : 'closed'}`;
-    const events = await waitFor(() =>
-      h.events.filter((e) => e.type === type && (e.data as { number: number }).number === ticket.number),
+    const events = await waitFor(
+      () => h.events.filter((e) => e.type === type && (e.data as { number: number }).number === ticket.number),
+      (found) => found.length > 0,
     );
     const messages = h.fake.guild(h.seed.id)?.messages ?? new Map();
     const notices = (messages.get(ticket.thread) ?? []).filter((m: { content: string }) =>

@@ -4,7 +4,7 @@ import { CASE_ACTIONS } from '../../../../libs/shared/src/contract/values';
 import { api, guildPath } from '../api';
 import { SelectField } from '../components/Filters';
 import { Problem } from '../components/Status';
-import { useAction, useLoad, useTitle } from '../hooks';
+import { useAction, useIdempotencyKey, useLoad, useTitle } from '../hooks';
 import type { Case, JournalEvent, MemberRecord } from '../types';
 
 const SNOWFLAKE = /^\d{17,20}$/;
@@ -18,7 +18,8 @@ const DURATIONS = [
 
 /**
  * Creates a case: pick the member (id, or a recent member from the journal), see who they are and the suggested
- * next action of the escalation ladder (from the member record), choose action, duration and reason.
+ * next action of the escalation ladder (from the member record), choose action, duration and reason. A submission
+ * carries an `Idempotency-Key`, the same for a retry of the same form (one case however often it is sent).
  */
 export function CaseCreatePage() {
   const { guild = '' } = useParams();
@@ -38,6 +39,7 @@ export function CaseCreatePage() {
     setDuration(suggestion.duration ? String(suggestion.duration) : '');
   }, [suggestion]);
   const submit = useAction();
+  const keys = useIdempotencyKey();
   const members = new Map<string, string>();
   for (const e of recent.data?.events ?? []) if (e.target) members.set(e.target, e.targetName ?? e.target);
   return (
@@ -55,9 +57,11 @@ export function CaseCreatePage() {
             ...(duration && (action === 'timeout' || action === 'ban') ? { duration: Number(duration) } : {}),
           };
           const ok = await submit.run(async () => {
-            created = await api<Case>('POST', guildPath(guild, '/cases'), body);
+            created = await api<Case>('POST', guildPath(guild, '/cases'), body, keys.keyFor(body));
           });
-          if (ok && created) navigate(`/guilds/${guild}/cases/${created.number}`);
+          if (!ok) return;
+          keys.succeeded();
+          if (created) navigate(`/guilds/${guild}/cases/${created.number}`);
         }}
       >
         <div className="field">

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, guildPath } from '../api';
 import { Badge, Loadable, Problem, When } from '../components/Status';
-import { useAction, useLoad, useTitle } from '../hooks';
+import { useAction, useIdempotencyKey, useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Ticket, TicketMessage } from '../types';
 
-/** One ticket: its state, claim/close/reopen (with `tickets.manage`), and the transcript with attachments. */
+/**
+ * One ticket: its state, claim/close/reopen (with `tickets.manage`; each carries an `Idempotency-Key`, the same for a
+ * retry of the same action), and the transcript with attachments.
+ */
 export function TicketPage() {
   const { guild = '', number = '' } = useParams();
   const info = useGuild(guild);
@@ -16,9 +19,12 @@ export function TicketPage() {
   const [reason, setReason] = useState('');
   const t = view.data?.ticket;
   const manage = info?.caps.includes('tickets.manage');
+  const keys = useIdempotencyKey();
   const act = async (name: 'claim' | 'close' | 'reopen') => {
     const body = name === 'close' && reason.trim() ? { reason: reason.trim() } : {};
-    if (await action.run(() => api('POST', guildPath(guild, `/tickets/${number}/${name}`), body))) {
+    const path = guildPath(guild, `/tickets/${number}/${name}`);
+    if (await action.run(() => api('POST', path, body, keys.keyFor({ path, body })))) {
+      keys.succeeded();
       if (name === 'close') setReason('');
       view.reload();
     }

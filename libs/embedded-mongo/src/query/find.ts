@@ -55,9 +55,53 @@ export function sortDocs(docs: Doc[], sort: Doc, score?: (d: Doc) => number): Do
   });
 }
 
-/** Applies a projection (inclusion, exclusion, `$slice`, `$elemMatch`, `{$meta:'textScore'}`) to documents. */
+/** A projection of top-level fields by 0/1 or false/true only: which fields it keeps or drops, and `_id`'s fate. */
+interface FieldsProjection {
+  include: boolean;
+  fields: Set<string>;
+  keepId: boolean;
+}
+
+/**
+ * `projection` as a `FieldsProjection` when it names only top-level fields (no dots, no `$`) with numbers or booleans
+ * and does not mix inclusion and exclusion outside `_id`; undefined otherwise (paths, operators, expressions and
+ * mixed projections go to mingo, which also raises MongoDB's errors for the invalid ones).
+ */
+function fieldsProjection(projection: Doc): FieldsProjection | undefined {
+  const fields = new Set<string>();
+  let include: boolean | undefined;
+  let keepId = true;
+  for (const [k, v] of Object.entries(projection)) {
+    if ((typeof v !== 'number' && typeof v !== 'boolean') || k.includes('.') || k.startsWith('$')) return undefined;
+    if (k === '_id') {
+      keepId = Boolean(v);
+      continue;
+    }
+    if (include !== undefined && include !== Boolean(v)) return undefined;
+    include = Boolean(v);
+    fields.add(k);
+  }
+  return { include: include ?? keepId, fields, keepId };
+}
+
+/** `doc` as `p` leaves it: its kept fields in the document's own order (as MongoDB returns them). */
+function projectFields(doc: Doc, p: FieldsProjection): Doc {
+  const out: Doc = {};
+  for (const k of Object.keys(doc)) {
+    if (k === '_id' ? p.keepId : p.fields.has(k) === p.include) out[k] = doc[k];
+  }
+  return out;
+}
+
+/**
+ * Applies a projection (inclusion, exclusion, `$slice`, `$elemMatch`, `{$meta:'textScore'}`) to documents. Plain
+ * top-level inclusions and exclusions (`fieldsProjection`, e.g. a listing leaving out a large field) are applied
+ * directly; everything else through mingo, which costs several times more per document.
+ */
 export function project(docs: Doc[], projection: Doc | undefined, score?: (d: Doc) => number): Doc[] {
   if (!projection || !Object.keys(projection).length) return docs;
+  const fields = fieldsProjection(projection);
+  if (fields) return docs.map((d) => idFirst(projectFields(d, fields)));
   const metas = Object.keys(projection).filter((k) => isMeta(projection[k]));
   const rest: Doc = {};
   for (const [k, v] of Object.entries(projection)) if (!metas.includes(k)) rest[k] = v;

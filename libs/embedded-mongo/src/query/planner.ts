@@ -1,6 +1,8 @@
 import { BSONRegExp } from 'bson';
+import { Query } from 'mingo';
 import { MongoCommandError } from '../errors';
 import type { AnyIndex, Collection } from '../storage/collection';
+import { intersect, ridsOf } from '../storage/idCursor';
 import { type Bound, OrderedIndex, type ScanBounds, type ScanStats } from '../storage/indexes';
 import { parseSearch, type TextIndex, type TextSearch } from '../storage/textIndex';
 import { compareValues, type Doc, isPlainObject } from '../values';
@@ -60,6 +62,63 @@ export function constraintsOf(filter: Doc, out = new Map<string, FieldConstraint
     out.set(field, c);
   }
   return out;
+}
+
+/** The top-level conditions of a filter and of its top-level `$and`, as `[field, condition]` pairs. */
+function conditionsOf(filter: Doc, out: [string, unknown][] = []): [string, unknown][] {
+  for (const [field, v] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(v)) {
+      for (const sub of v) if (isPlainObject(sub)) conditionsOf(sub, out);
+    } else if (!field.startsWith('$')) out.push([field, v]);
+  }
+  return out;
+}
+
+/**
+ * Whether every document matching `filter` (constraints `cons`) matches `partial`, an index's partial filter, so the
+ * index holds every answer: each top-level condition of `partial` appears identically at the top level of `filter`
+ * (or in its top-level `$and`), or `filter` binds that (undotted) field to values (equality / `$in`) that all satisfy
+ * it. Conservative, like MongoDB's own check: anything else counts as not implied.
+ */
+export function implies(filter: Doc, cons: Map<string, FieldConstraint>, partial: Doc): boolean {
+  const given = conditionsOf(filter);
+  return conditionsOf(partial).every(([field, cond]) => {
+    if (given.some(([f, c]) => f === field && compareValues(c, cond) === 0)) return true;
+    const eq = cons.get(field)?.eq;
+    if (!eq?.length || field.includes('.')) return false;
+    const test = new Query({ [field]: cond });
+    return eq.every((v) => test.test({ [field]: v }));
+  });
+}
+
+/** Whether the planner may read `ix` for `filter`: not sparse, and its partial filter (if any) implied. */
+function usable(ix: OrderedIndex, filter: Doc, cons: Map<string, FieldConstraint>): boolean {
+  const partial = ix.spec.partialFilterExpression;
+  return !ix.spec.sparse && (!partial || implies(filter, cons, partial));
+}
+
+/**
+ * The ordered index that narrows a text search best (intersected with the postings instead of reading every posted
+ * document): usable for `filter`, its fields before `_id` each bound by `filter` to one value (so its entries for them
+ * are in `_id` order, like the postings), and narrowing what the text index's `prefixFields` do not (a partial filter
+ * or another field). The one with the fewest entries wins; undefined when none fits.
+ */
+function narrowingIndex(
+  coll: Collection,
+  filter: Doc,
+  cons: Map<string, FieldConstraint>,
+  prefixFields: string[],
+): { ix: OrderedIndex; values: unknown[] } | undefined {
+  let best: { ix: OrderedIndex; values: unknown[] } | undefined;
+  for (const ix of coll.indexes.values()) {
+    if (!(ix instanceof OrderedIndex) || ix.multikey || !usable(ix, filter, cons)) continue;
+    const bound = ix.fields.slice(0, ix.fields.indexOf('_id'));
+    const values = bound.map((f) => cons.get(f)?.eq);
+    if (!values.every((eq) => eq?.length === 1)) continue;
+    if (!ix.spec.partialFilterExpression && bound.every((f) => prefixFields.includes(f))) continue;
+    if (!best || ix.entries.size < best.ix.entries.size) best = { ix, values: values.map((eq) => eq![0]) };
+  }
+  return best;
 }
 
 function boundsFor(ix: OrderedIndex, cons: Map<string, FieldConstraint>): { bounds: ScanBounds; score: number } {
@@ -152,10 +211,13 @@ export function plan(coll: Collection, filter: Doc, sortSpec: Doc | undefined, h
     const wanted = sort.filter(([f]) => !index.prefixFields.includes(f) || cons.get(f)?.eq?.length !== 1);
     const byId = wanted.length === 1 && wanted[0][0] === '_id';
     const reverse = byId && wanted[0][1] < 0;
+    const postings = index.cursor(prefix, index.candidateTerms(search), reverse, stats);
+    const narrowing = narrowingIndex(coll, rest, cons, index.prefixFields);
+    const narrowed = narrowing?.ix.idCursor(narrowing.values, reverse, stats);
     return {
       stage: 'TEXT',
       indexName: index.spec.name,
-      ids: index.search(prefix, index.candidateTerms(search), reverse, stats),
+      ids: narrowed ? intersect(postings, narrowed, reverse) : ridsOf(postings),
       sorted: wanted.length === 0 || byId,
       mayRepeat: false,
       text: { index, search },
@@ -167,7 +229,7 @@ export function plan(coll: Collection, filter: Doc, sortSpec: Doc | undefined, h
   let best: { ix: OrderedIndex; bounds: ScanBounds; score: number; sorted: boolean; reverse: boolean } | undefined;
   for (const ix of coll.indexes.values()) {
     if (!(ix instanceof OrderedIndex)) continue;
-    if (hinted ? ix !== hinted : ix.spec.sparse || ix.spec.partialFilterExpression) continue;
+    if (hinted ? ix !== hinted : !usable(ix, rest, cons)) continue;
     const { bounds, score } = boundsFor(ix, cons);
     const order = sortOrder(ix, bounds, sort);
     const better =

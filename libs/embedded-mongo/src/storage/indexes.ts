@@ -1,8 +1,9 @@
 import { Query } from 'mingo';
 import { MongoCommandError } from '../errors';
 import { compareValues, type Doc, formatDoc, getPath } from '../values';
+import type { IdCursor } from './idCursor';
 import { encodeKey, encodeKeys, ridOf } from './keyString';
-import { SortedList } from './sortedList';
+import { ListCursor, SortedList } from './sortedList';
 
 /** An index definition as `createIndexes` receives it and `listIndexes` reports it (plus `v`). */
 export interface IndexSpec {
@@ -164,6 +165,17 @@ export class OrderedIndex {
   }
 
   /**
+   * The documents whose leading key fields equal `values` (one value each), as an {@link IdCursor} in `_id` order
+   * (descending when `reverse`), or undefined unless `_id` is the key field after them and the index is not multikey
+   * (only then are those entries in `_id` order).
+   */
+  idCursor(values: unknown[], reverse: boolean, stats: ScanStats): IdCursor | undefined {
+    const m = values.length;
+    if (this.multikey || this.fields[m] !== '_id') return undefined;
+    return new IndexIdCursor(this.entries, this.encode(values), this.dirs[m], reverse, stats);
+  }
+
+  /**
    * Iterates the record ids of entries within bounds, in index order (or reversed). Ids may repeat when multikey.
    * Bounds become encoded prefixes: a tuple of equality values `P`, then the range's first and last values `P + v`
    * (an entry starting with `P + v` holds exactly `v` in that field).
@@ -206,5 +218,60 @@ export class OrderedIndex {
         }
       }
     }
+  }
+}
+
+/** Complements every byte of an encoded key: the encoding of the same value in the other direction. */
+function flip(key: string): string {
+  const b = Buffer.from(key, 'latin1');
+  for (let i = 0; i < b.length; i++) b[i] = 0xff - b[i];
+  return b.toString('latin1');
+}
+
+/**
+ * The entries of an ordered index under one encoded `prefix`, followed by `_id` in direction `dir`, as an
+ * {@link IdCursor} (see {@link OrderedIndex.idCursor}). The list is walked backward when the `_id` order asked for is
+ * the opposite of the index's.
+ */
+class IndexIdCursor implements IdCursor {
+  key: string | undefined;
+  rid = 0;
+  private readonly cursor: ListCursor;
+  private readonly backward: boolean;
+
+  constructor(
+    entries: SortedList,
+    private readonly prefix: string,
+    private readonly dir: number,
+    reverse: boolean,
+    private readonly stats: ScanStats,
+  ) {
+    this.backward = reverse !== dir < 0;
+    this.cursor = new ListCursor(entries, this.backward, entries.seek(prefix, this.backward));
+    this.read();
+  }
+
+  private read(): void {
+    const e = this.cursor.entry;
+    if (e === undefined || !e.startsWith(this.prefix)) {
+      this.key = undefined;
+      return;
+    }
+    this.stats.keysExamined++;
+    const id = e.slice(this.prefix.length, e.length - 4);
+    this.key = this.dir < 0 ? flip(id) : id;
+    this.rid = ridOf(e);
+  }
+
+  next(): void {
+    if (this.key === undefined) return;
+    this.cursor.next();
+    this.read();
+  }
+
+  seek(key: string): void {
+    if (this.key === undefined) return;
+    this.cursor.seek(this.prefix + (this.dir < 0 ? flip(key) : key), this.backward);
+    this.read();
   }
 }

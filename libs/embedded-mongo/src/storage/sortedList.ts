@@ -358,23 +358,121 @@ export class SortedList {
 
   /** Iterates forward from a position (see {@link seek}). */
   *forward(from: Position = [0, 0]): Generator<string> {
-    let [bi, off] = from;
-    for (; bi < this.blocks.length; bi++, off = 0) {
-      const entries = decode(this.blocks[bi]);
-      for (let i = off; i < entries.length; i++) yield entries[i];
-    }
+    const c = new ListCursor(this, false, from);
+    for (; c.entry !== undefined; c.next()) yield c.entry;
   }
 
   /** Iterates backward starting just before a position (see {@link seek}); `[blocks, 0]` means from the end. */
   *backward(before: Position = [Number.MAX_SAFE_INTEGER, 0]): Generator<string> {
-    let [bi, off] = before;
-    if (bi >= this.blocks.length) {
-      bi = this.blocks.length - 1;
-      off = bi >= 0 ? this.blocks[bi].count : 0;
+    const c = new ListCursor(this, true, before);
+    for (; c.entry !== undefined; c.next()) yield c.entry;
+  }
+
+  /** Number of blocks (for {@link ListCursor}). */
+  get blockCount(): number {
+    return this.blocks.length;
+  }
+
+  /** The entries of block `bi`, decoded (for {@link ListCursor}); `upTo` limits them to the first ones. */
+  blockEntries(bi: number, upTo?: number): string[] {
+    return decode(this.blocks[bi], upTo);
+  }
+}
+
+/**
+ * A position in a {@link SortedList} that moves one way (forward, or `backward`) by steps or by seeks, decoding a block
+ * at a time: `entry` is the entry at the position, undefined once the walk left the list. Valid only while the list is
+ * not mutated (queries consume their plans synchronously).
+ */
+export class ListCursor {
+  /** The entry at the position, or undefined past the end (before the start when backward). */
+  entry: string | undefined;
+  private bi = 0;
+  private entries: string[] = [];
+  private i = 0;
+
+  /**
+   * Forward: starts at position `at` (see {@link SortedList.seek}); backward: starts just before it (`[blocks, 0]`
+   * and beyond: at the last entry).
+   */
+  constructor(
+    private readonly list: SortedList,
+    private readonly backward: boolean,
+    at: Position,
+  ) {
+    this.moveTo(at);
+  }
+
+  private moveTo([bi, off]: Position): void {
+    const n = this.list.blockCount;
+    if (!this.backward) {
+      this.load(bi, off);
+      return;
     }
-    for (; bi >= 0; bi--, off = bi >= 0 ? this.blocks[bi].count : 0) {
-      const entries = decode(this.blocks[bi], off);
-      for (let i = off - 1; i >= 0; i--) yield entries[i];
+    if (bi >= n) {
+      bi = n - 1;
+      off = bi >= 0 ? Number.MAX_SAFE_INTEGER : 0;
     }
+    if (off === 0) {
+      bi--;
+      off = Number.MAX_SAFE_INTEGER;
+    }
+    this.load(bi, off);
+  }
+
+  /** Decodes block `bi` and stands on its entry `off` (forward) or just before `off` (backward, `off` >= 1). */
+  private load(bi: number, off: number): void {
+    this.bi = bi;
+    if (bi < 0 || bi >= this.list.blockCount) {
+      this.entries = [];
+      this.entry = undefined;
+      return;
+    }
+    if (!this.backward) {
+      this.entries = this.list.blockEntries(bi);
+      this.i = off;
+    } else {
+      this.entries = off === Number.MAX_SAFE_INTEGER ? this.list.blockEntries(bi) : this.list.blockEntries(bi, off);
+      this.i = this.entries.length - 1;
+    }
+    this.entry = this.entries[this.i];
+    if (this.entry === undefined) this.next();
+  }
+
+  /** Moves one entry on. */
+  next(): void {
+    if (this.entry === undefined && (this.bi < 0 || this.bi >= this.list.blockCount)) return;
+    if (!this.backward) {
+      if (++this.i < this.entries.length) this.entry = this.entries[this.i];
+      else this.load(this.bi + 1, 0);
+    } else if (--this.i >= 0) this.entry = this.entries[this.i];
+    else this.load(this.bi - 1, Number.MAX_SAFE_INTEGER);
+  }
+
+  /**
+   * Moves on (never back) to where {@link SortedList.seek} of `bound` and `pastPrefix` points: forward, to that
+   * position; backward, to the entry just before it. Walks the decoded block when the target is in it, else seeks.
+   */
+  seek(bound: string, pastPrefix = false): void {
+    const reached = (e: string): boolean => (pastPrefix ? e > bound && !e.startsWith(bound) : e >= bound);
+    if (this.entry === undefined) return;
+    if (!this.backward) {
+      if (reached(this.entry)) return;
+      const last = this.entries[this.entries.length - 1];
+      if (!reached(last)) {
+        this.moveTo(this.list.seek(bound, pastPrefix));
+        return;
+      }
+      while (!reached(this.entries[this.i])) this.i++;
+      this.entry = this.entries[this.i];
+      return;
+    }
+    if (!reached(this.entry)) return;
+    if (reached(this.entries[0])) {
+      this.moveTo(this.list.seek(bound, pastPrefix));
+      return;
+    }
+    while (reached(this.entries[this.i])) this.i--;
+    this.entry = this.entries[this.i];
   }
 }

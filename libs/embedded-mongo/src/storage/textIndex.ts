@@ -1,8 +1,9 @@
 import { MongoCommandError } from '../errors';
 import { type Doc, getPath } from '../values';
+import type { IdCursor } from './idCursor';
 import type { IndexSpec, ScanStats } from './indexes';
 import { encodeKeys, ridOf } from './keyString';
-import { SortedList } from './sortedList';
+import { ListCursor, SortedList } from './sortedList';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -159,37 +160,17 @@ export class TextIndex {
   }
 
   /**
-   * Record ids of documents containing any of `terms` with the given prefix values, merged in `_id` order (descending
-   * when `reverse`), each once. Lazy: stops costing as soon as the caller stops pulling. Entries of one prefix differ
-   * only in their encoded `_id` (and the record id after it), so they merge by plain string comparison.
+   * The documents containing any of `terms` with the given prefix values, in `_id` order (descending when `reverse`),
+   * each once. Lazy: costs only as far as the caller moves it. Entries of one prefix differ only in their encoded
+   * `_id` (and the record id after it), so they merge by plain string comparison.
    */
-  *search(prefix: unknown[], terms: string[], reverse: boolean, stats: ScanStats): Generator<number> {
-    const p = this.encode(prefix);
-    const iters: Iterator<string>[] = [];
+  cursor(prefix: unknown[], terms: string[], reverse: boolean, stats: ScanStats): IdCursor {
+    const lists: SortedList[] = [];
     for (const t of new Set(terms.map((x) => x.toLowerCase()))) {
       const list = this.postings.get(t);
-      if (!list) continue;
-      if (!reverse) iters.push(list.forward(list.seek(p)));
-      else iters.push(list.backward(list.seek(p, true)));
+      if (list) lists.push(list);
     }
-    const pull = (it: Iterator<string>): string | undefined => {
-      const r = it.next();
-      return r.done || !r.value.startsWith(p) ? undefined : r.value;
-    };
-    const heads = iters.map(pull);
-    for (;;) {
-      let best: string | undefined;
-      for (const h of heads) {
-        if (h !== undefined && (best === undefined || (reverse ? h > best : h < best))) best = h;
-      }
-      if (best === undefined) return;
-      yield ridOf(best);
-      for (let i = 0; i < heads.length; i++) {
-        if (heads[i] !== best) continue;
-        stats.keysExamined++;
-        heads[i] = pull(iters[i]);
-      }
-    }
+    return new PostingsCursor(lists, this.encode(prefix), reverse, stats);
   }
 
   /** Whether a candidate document satisfies the phrase, negation and case-sensitivity parts of a search. */
@@ -229,5 +210,63 @@ export class TextIndex {
       }
     }
     return score;
+  }
+}
+
+/** The union of posting lists for one prefix as an {@link IdCursor} (see {@link TextIndex.cursor}). */
+class PostingsCursor implements IdCursor {
+  key: string | undefined;
+  rid = 0;
+  /** One cursor per list, and its current entry (undefined once past the prefix). */
+  private readonly cursors: ListCursor[];
+  private readonly heads: (string | undefined)[];
+  /** The current entry (the least head, or the greatest when reverse). */
+  private entry: string | undefined;
+
+  constructor(
+    lists: SortedList[],
+    private readonly prefix: string,
+    private readonly reverse: boolean,
+    private readonly stats: ScanStats,
+  ) {
+    this.cursors = lists.map((l) => new ListCursor(l, reverse, l.seek(prefix, reverse)));
+    this.heads = this.cursors.map((c) => this.within(c));
+    this.pick();
+  }
+
+  private within(c: ListCursor): string | undefined {
+    return c.entry?.startsWith(this.prefix) ? c.entry : undefined;
+  }
+
+  private pick(): void {
+    let best: string | undefined;
+    for (const h of this.heads) {
+      if (h !== undefined && (best === undefined || (this.reverse ? h > best : h < best))) best = h;
+    }
+    this.entry = best;
+    this.key = best === undefined ? undefined : best.slice(this.prefix.length, best.length - 4);
+    if (best !== undefined) this.rid = ridOf(best);
+  }
+
+  next(): void {
+    const current = this.entry;
+    if (current === undefined) return;
+    for (let i = 0; i < this.heads.length; i++) {
+      if (this.heads[i] !== current) continue;
+      this.stats.keysExamined++;
+      this.cursors[i].next();
+      this.heads[i] = this.within(this.cursors[i]);
+    }
+    this.pick();
+  }
+
+  seek(key: string): void {
+    const bound = this.prefix + key;
+    for (let i = 0; i < this.heads.length; i++) {
+      if (this.heads[i] === undefined) continue;
+      this.cursors[i].seek(bound, this.reverse);
+      this.heads[i] = this.within(this.cursors[i]);
+    }
+    this.pick();
   }
 }

@@ -364,7 +364,10 @@ export const guildRoutes: RouteTable = {
 
   'GET /guilds/{guild_id}/threads/active': (ctx) => {
     const guild = ctx.state.guild(ctx.params.guild_id);
-    const threads = [...guild.channels.values()].filter((c) => isThread(c) && !c.thread_metadata?.archived);
+    // Discord: "Threads are ordered by their id, in descending order."
+    const threads = [...guild.channels.values()]
+      .filter((c) => isThread(c) && !c.thread_metadata?.archived)
+      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
     const botId = ctx.state.botUser.id;
     const members = threads
       .filter((t) => guild.threadMembers.get(t.id)?.has(botId))

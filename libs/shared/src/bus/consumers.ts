@@ -1,5 +1,6 @@
 import { type EventSelection, parseServiceEvent, type SelectedEvent, selectionSubjects } from '../events/serviceEvent';
 import { type Dispatch, type DispatchName, dispatchSubjects, parseDispatch } from './dispatch';
+import type { MessageScope } from './dispatchSubjects';
 import type { ConsumeOptions } from './eventBus';
 
 /** Delivery tuning of a consumer (see `ConsumeOptions`). */
@@ -28,17 +29,20 @@ export function eventConsumer<const Sel extends EventSelection>(
  * Options of a durable consumer of the platform dispatches `names` (stream PLATFORM), e.g.
  * `dispatchConsumer('tickets-interactions', ['INTERACTION_CREATE'])`. The handler gets each dispatch typed by
  * discord-api-types (`Dispatch<name>`, narrowed on `t`); a message that is not such a dispatch is parked.
+ * Of the message dispatches it receives all, or with `messagesIn: 'threads'` only those not published as in a known
+ * channel (`MessageScope`). One durable receives whatever it receives in stream order per partition, whichever
+ * subjects the dispatches came on.
  */
 export function dispatchConsumer<const E extends DispatchName>(
   durable: string,
   names: readonly E[],
-  tuning: ConsumerTuning = {},
+  { messagesIn = 'all', ...tuning }: ConsumerTuning & { messagesIn?: MessageScope } = {},
 ): ConsumeOptions<Dispatch<E>> {
   return {
     ...tuning,
     stream: 'PLATFORM',
     durable,
-    filterSubjects: dispatchSubjects(names),
+    filterSubjects: dispatchSubjects(names, messagesIn),
     parse: (data, subject) => parseDispatch(names, data, subject),
   };
 }

@@ -1,6 +1,6 @@
 import type { GatewayDispatchPayload } from 'discord-api-types/v10';
 import { z } from 'zod';
-import { dispatchFilter } from './dispatchSubjects';
+import { dispatchFilters, type MessageScope } from './dispatchSubjects';
 
 /** Name of a platform gateway dispatch (`t`), e.g. `MESSAGE_CREATE`. */
 export type DispatchName = `${GatewayDispatchPayload['t']}`;
@@ -25,9 +25,12 @@ const DispatchEnvelope = z.looseObject({
   d: z.custom<Record<string, unknown>>(isObject, 'd must be an object'),
 });
 
-/** The NATS filter subjects (without namespace) carrying the dispatches `names` in every partition. */
-export function dispatchSubjects(names: readonly DispatchName[]): string[] {
-  return names.map(dispatchFilter);
+/**
+ * The NATS filter subjects (without namespace) carrying the dispatches `names` in every partition; of the message
+ * dispatches, all (default) or only those not in a known channel (`messagesIn` `threads`, see `MessageScope`).
+ */
+export function dispatchSubjects(names: readonly DispatchName[], messagesIn: MessageScope = 'all'): string[] {
+  return names.flatMap((name) => dispatchFilters(name, messagesIn));
 }
 
 /**

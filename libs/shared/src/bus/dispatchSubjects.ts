@@ -7,6 +7,13 @@
  * order. The group lets a consumer of several non-message dispatches be served by one server-side filter
  * (`platform.dispatch.<p>.other.*`) on NATS 2.9, which allows one filter per consumer, instead of receiving every
  * message of its partition.
+ *
+ * A message dispatch whose `channel_id` the publisher knows to be a guild channel that is not a thread
+ * (`GuildChannelTracker`) carries one more token: `platform.dispatch.<partition>.message.channel.<EVENT>`. Messages in
+ * threads, and in channels the publisher does not know, keep `platform.dispatch.<partition>.message.<EVENT>`. So a
+ * consumer that only needs thread messages (tickets: a ticket is a private thread) filters
+ * `platform.dispatch.<p>.message.*` (five tokens: the channel messages never reach it), and one that needs them all
+ * filters `platform.dispatch.<p>.message.>` on NATS 2.9: nothing else of the partition is sent to it.
  */
 
 /** Number of dispatch partitions. Changing it moves guilds between partitions: the bridge, replay and every consumer must agree. */
@@ -53,17 +60,38 @@ export function dispatchGroup(event: string): 'message' | 'other' {
 }
 
 /**
- * The subject (without namespace) a dispatch `{t: event, d}` is published on:
- * `platform.dispatch.<partition>.<group>.<event>`.
+ * The token after `message` in the subject of a message dispatch in a guild channel that is not a thread and that the
+ * publisher knows (`GuildChannelTracker`): `platform.dispatch.<partition>.message.channel.<EVENT>`.
  */
-export function dispatchSubject(event: string, d: unknown): string {
-  return `platform.dispatch.${dispatchPartition(event, d)}.${dispatchGroup(event)}.${event}`;
+export const KNOWN_CHANNEL_TOKEN = 'channel';
+
+/**
+ * The subject (without namespace) a dispatch `{t: event, d}` is published on: `platform.dispatch.<partition>.<group>.<event>`,
+ * or `platform.dispatch.<partition>.message.channel.<event>` for a message dispatch when `inKnownChannel` (its
+ * `channel_id` is a guild channel, not a thread, as far as the publisher knows: `GuildChannelTracker.subject`).
+ */
+export function dispatchSubject(event: string, d: unknown, inKnownChannel = false): string {
+  const group = dispatchGroup(event);
+  const channel = inKnownChannel && group === 'message' ? `${KNOWN_CHANNEL_TOKEN}.` : '';
+  return `platform.dispatch.${dispatchPartition(event, d)}.${group}.${channel}${event}`;
 }
 
 /**
- * The consumer filter (without namespace) of one dispatch type across every partition:
- * `platform.dispatch.*.<group>.<event>`.
+ * Which message dispatches a consumer of message dispatches receives: `all`, or `threads`: those published without
+ * the `channel` token, i.e. every message in a thread, and those in channels the publisher did not know (after a
+ * bridge restart that resumed its sessions, until the guild's next GUILD_CREATE). For consumers that only care about
+ * threads; what they receive besides thread messages they must ignore.
  */
-export function dispatchFilter(event: string): string {
-  return `platform.dispatch.*.${dispatchGroup(event)}.${event}`;
+export type MessageScope = 'all' | 'threads';
+
+/**
+ * The consumer filters (without namespace) of one dispatch type across every partition:
+ * `platform.dispatch.*.<group>.<event>`, and for a message dispatch with `messagesIn` `all` (the default) also
+ * `platform.dispatch.*.message.channel.<event>`.
+ */
+export function dispatchFilters(event: string, messagesIn: MessageScope = 'all'): string[] {
+  const group = dispatchGroup(event);
+  const filter = `platform.dispatch.*.${group}.${event}`;
+  if (group !== 'message' || messagesIn === 'threads') return [filter];
+  return [filter, `platform.dispatch.*.message.${KNOWN_CHANNEL_TOKEN}.${event}`];
 }

@@ -6,7 +6,8 @@ import { dispatchSubject } from './dispatchSubjects';
  * `migrateLegacySubjects`, see docs/bus.md):
  *
  * - PLATFORM: `platform.dispatch.<EVENT>` (before partitions) and `platform.dispatch.<partition>.<EVENT>` (before the
- *   group token), now `platform.dispatch.<partition>.<group>.<EVENT>` (`dispatchSubject`);
+ *   group token), now `platform.dispatch.<partition>.<group>.<EVENT>` and
+ *   `platform.dispatch.<partition>.message.channel.<EVENT>` (`dispatchSubject`);
  * - EVENTS: `events.<service>.<guild>.<type>` (before partitions), now `events.<service>.<partition>.<guild>.<type>`
  *   (`eventSubject`). Every event type has two tokens (`noun.verb`), so the old layout has exactly five.
  *
@@ -14,7 +15,7 @@ import { dispatchSubject } from './dispatchSubjects';
  * subject; `current`, the filter matching its current subjects.
  */
 export const SUBJECT_LAYOUTS = {
-  PLATFORM: { legacy: ['platform.dispatch.*', 'platform.dispatch.*.*'], current: 'platform.dispatch.*.*.*' },
+  PLATFORM: { legacy: ['platform.dispatch.*', 'platform.dispatch.*.*'], current: 'platform.dispatch.*.*.>' },
   EVENTS: { legacy: ['events.*.*.*.*'], current: 'events.*.*.*.*.*' },
 } as const;
 

@@ -339,7 +339,13 @@ export const ticketRoutes = {
     description:
       'Legal transitions: `claim` open -> claimed (records claimedBy/claimedName); `close` open|claimed -> closed ' +
       '(optional `reason`; locks and archives the thread on the platform; records closedBy/closeReason/closedAt); ' +
-      '`reopen` closed -> open (unarchives and unlocks). Any other transition -> 409. 404 when unknown.',
+      '`reopen` closed -> open (unarchives and unlocks). Any other transition -> 409. An `Idempotency-Key` header ' +
+      '(1-200 printable characters, per caller, kept 24 hours) makes a retry with the same ticket, action and body ' +
+      'answer what the first request answered without acting again, and a retry after the first request died ' +
+      'half-way finish that same transition (its notice, platform change and event once each) instead of answering ' +
+      '409. 400 on a bad field or header; 404 when unknown; 409 on an illegal transition, or when the ' +
+      'Idempotency-Key was used with another ticket, action or body or its first request is still running; 502 ' +
+      'when the platform refuses.',
     params: z.strictObject({ guild: Snowflake, number: NumberParam, action: z.enum(['claim', 'close', 'reopen']) }),
     body: z
       .strictObject({ reason: z.string().trim().min(1).max(512).optional() })

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { ApiRoute, BodyOf, ParamsOf, QueryOf, ResponseOf } from '../contract/route';
+import { EncodedJson } from '../encodedJson';
 import { IDENTITY_HEADER, type Identity, verifyIdentity } from '../identity';
 import type { Logger } from '../logger';
 import { badRequest, forbidden, HttpProblem, unauthorized } from './problem';
@@ -23,17 +24,6 @@ export interface RouteInput<R> {
 export interface RouteBinding {
   route: ApiRoute;
   handler: (input: RouteInput<ApiRoute>) => Promise<unknown>;
-}
-
-/**
- * An answer already encoded as JSON (`json`: the text of a `T`), sent as it is: a handler serving a cached answer
- * returns it instead of the value, so the value is not encoded again on every request.
- */
-export class EncodedJson<T> {
-  /** Only marks which answer `json` encodes (never set). */
-  declare readonly encodes?: T;
-
-  constructor(readonly json: string) {}
 }
 
 /** Binds `route` to `handler` with input and output typed from the route's schemas. */

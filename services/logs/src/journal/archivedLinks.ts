@@ -1,6 +1,6 @@
 import { withArchivedLinks } from '@guildhall/shared';
 import { messageAttachmentPath } from '../messages/archivedLinks';
-import type { EventRow } from './model';
+import type { EventView } from './model';
 
 /** The files of one message copied into an event's `data`. */
 interface CopiedFiles {
@@ -13,7 +13,7 @@ interface CopiedFiles {
  * (`data.message`, `data.attachments`) and each of `message_bulk_delete`'s `data.messages[*]` (`id`, `attachments`).
  * Other events, and events whose content retention already removed, are returned as they are.
  */
-function mapCopiedFiles(event: EventRow, map: (files: CopiedFiles) => string[]): EventRow {
+function mapCopiedFiles<E extends EventView>(event: E, map: (files: CopiedFiles) => string[]): E {
   const data = event.data;
   if (event.kind === 'message_delete' && Array.isArray(data.attachments)) {
     return {
@@ -36,7 +36,7 @@ function mapCopiedFiles(event: EventRow, map: (files: CopiedFiles) => string[]):
  * (same rewrite as search: `withArchivedLinks`, one query for all the events; the second pass visits the copies in
  * the order the first collected them).
  */
-export async function withArchivedEventLinks(events: EventRow[]): Promise<EventRow[]> {
+export async function withArchivedEventLinks<E extends EventView>(events: E[]): Promise<E[]> {
   const copied: CopiedFiles[] = [];
   for (const event of events) {
     mapCopiedFiles(event, (files) => {

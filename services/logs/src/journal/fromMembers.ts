@@ -1,7 +1,7 @@
 import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
 import { displayName } from '../dispatch';
-import { deleteSnapshot, getSnapshot, putSnapshot } from '../snapshots/snapshots';
+import { changeSnapshot, deleteSnapshot, getSnapshot, putSnapshot } from '../snapshots/snapshots';
 import { memberData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
@@ -61,11 +61,13 @@ export async function memberUpdated(
 ): Promise<void> {
   const d = dispatch.d;
   const after = memberData({ ...d, user: d.user });
-  const existing = await getSnapshot(d.guild_id, 'member', d.user.id);
-  const blind = !existing || existing.deleted;
-  const prev = await putSnapshot(d.guild_id, 'member', d.user.id, after, key, blind);
+  const prev = await changeSnapshot(d.guild_id, 'member', d.user.id, key, (current) => ({
+    data: after,
+    deleted: false,
+    blindAt: !current || current.deleted ? new Date() : null,
+  }));
   const base = { guild: d.guild_id, target: d.user.id, targetName: after.name as string, channel: null };
-  if (blind || !prev || prev.deleted) {
+  if (!prev || prev.deleted) {
     for (const source of await journal.waitingAuditSources(d.guild_id, d.user.id, BLIND_KINDS)) {
       await journal.record({ ...base, kind: source.kind, data: {}, dedupe: source.id });
     }

@@ -1,6 +1,7 @@
 import type { Dispatch } from '@guildhall/shared';
 import { snowflakeTime } from '@guildhall/shared';
-import { deleteSnapshot, getSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
+import type { SnapshotRow } from '../snapshots/model';
+import { changeSnapshot, deleteSnapshot, listSnapshots, putSnapshot } from '../snapshots/snapshots';
 import { changedKeys, channelView, diffData, guildData } from '../snapshots/toSnapshotData';
 import type { Journal } from './recordEvent';
 
@@ -101,10 +102,14 @@ function createdAt(channel: Obj & { id: string }): Date {
  */
 export async function guildUpdated(journal: Journal, dispatch: Dispatch<'GUILD_UPDATE'>, key: string): Promise<void> {
   const d = dispatch.d as unknown as Obj & { id: string; name: string };
-  const prevRow = await getSnapshot(d.id, 'guild', d.id);
-  const after = { ...prevRow?.data, ...guildData(d) };
-  const prev = await putSnapshot(d.id, 'guild', d.id, after, key);
+  const merged = (before: SnapshotRow | null) => ({ ...before?.data, ...guildData(d) });
+  const prev = await changeSnapshot(d.id, 'guild', d.id, key, (current) => ({
+    data: merged(current),
+    deleted: false,
+    blindAt: null,
+  }));
   if (!prev) return;
+  const after = merged(prev);
   const keys = changedKeys(prev.data, after);
   if (!keys.length) return;
   await journal.record({

@@ -1,10 +1,10 @@
 import type { JournalEvent } from '@guildhall/shared';
 import type { z } from 'zod';
 import { retainedData } from '../retention/retention';
-import type { EventRow } from './model';
+import type { EventView } from './model';
 
 /** Stored event -> the `JournalEvent` API shape (message content past its 7 days left out, see `retainedData`). */
-export function toJournalEvent(row: EventRow): z.infer<typeof JournalEvent> {
+export function toJournalEvent(row: EventView): z.infer<typeof JournalEvent> {
   return {
     id: row._id,
     guild: row.guild,

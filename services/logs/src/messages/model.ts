@@ -43,6 +43,14 @@ export const DELETED = { $gte: new Date(0) };
  */
 export const DELETED_BY_AUTHOR = 'deleted_by_author';
 
+/**
+ * Name of the index of deleted messages by guild, newest `_id` first: partial like `DELETED_BY_AUTHOR`, so it holds
+ * the few deleted messages only. A text search for deleted messages (`deleted=true`) reads the text index; the
+ * embedded store intersects its postings with this index (both in `_id` order) and so reads only deleted messages'
+ * documents instead of every message containing the words.
+ */
+export const DELETED_NEWEST = 'deleted_newest';
+
 const schema = new Schema<MessageRow>(
   {
     _id: { type: String, required: true },
@@ -72,6 +80,7 @@ schema.index(
   { guild: 1, author: 1, key: -1 },
   { name: DELETED_BY_AUTHOR, partialFilterExpression: { deletedAt: DELETED } },
 );
+schema.index({ guild: 1, _id: -1 }, { name: DELETED_NEWEST, partialFilterExpression: { deletedAt: DELETED } });
 schema.index({ createdAt: 1 }, { expireAfterSeconds: MESSAGE_TTL_SECONDS });
 
 export const MessageModel = mongoose.models.LoggedMessage ?? mongoose.model<MessageRow>('LoggedMessage', schema);

@@ -1,6 +1,7 @@
 import {
   ANTINUKE_KINDS,
   badRequest,
+  type EncodedJson,
   type FeaturesReply,
   type FeaturesRequest,
   type MemberHistoryReply,
@@ -28,13 +29,14 @@ import { fitAnswer } from './fitAnswer';
  * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
  * and message events of channels the viewer cannot view are left out (`hiddenOrAll`: all of them when
  * community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
- * message events. The answer is cut to `ANSWER_BYTES` of JSON (newest kept, see `fitAnswer`) so the bus can carry it.
+ * message events. The answer is encoded here, once, and cut to `ANSWER_BYTES` of JSON (newest kept, see `fitAnswer`)
+ * so the bus can carry it.
  * 400 on bad ids.
  */
 export async function memberHistory(
   deps: Parameters<typeof hiddenChannels>[0],
   req: MemberHistoryRequest,
-): Promise<MemberHistoryReply> {
+): Promise<EncodedJson<MemberHistoryReply>> {
   if (!Snowflake.safeParse(req?.guild).success || !Snowflake.safeParse(req?.user).success) {
     throw badRequest('guild and user must be snowflakes');
   }

@@ -1,4 +1,4 @@
-import type { MemberHistoryReply } from '@guildhall/shared';
+import { EncodedJson, type MemberHistoryReply } from '@guildhall/shared';
 
 /**
  * Most bytes of JSON a member history answer takes: half of NATS's default `max_payload` (1 MiB), which would refuse
@@ -9,12 +9,17 @@ export const ANSWER_BYTES = 512 * 1024;
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /**
- * `reply` cut to at most `bytes` of JSON: events and deleted messages are kept newest first, one of each list in turn,
- * until the next one would not fit; each list stays a newest-first prefix of what it was. An answer that fits is
- * returned as it is.
+ * `reply` as the JSON the bus sends (`EventBus.reply` sends an `EncodedJson` as it is), cut to at most `bytes`:
+ * events and deleted messages are kept newest first, one of each list in turn, until the next one would not fit; each
+ * list stays a newest-first prefix of what it was. An answer that fits is encoded once, whole.
  */
-export function fitAnswer(reply: MemberHistoryReply, bytes = ANSWER_BYTES): MemberHistoryReply {
-  if (jsonBytes(reply) <= bytes) return reply;
+export function fitAnswer(reply: MemberHistoryReply, bytes = ANSWER_BYTES): EncodedJson<MemberHistoryReply> {
+  const json = JSON.stringify(reply);
+  return new EncodedJson(Buffer.byteLength(json) <= bytes ? json : JSON.stringify(cutToFit(reply, bytes)));
+}
+
+/** Newest-first prefixes of `reply`'s two lists whose JSON takes at most `bytes` (see `fitAnswer`). */
+function cutToFit(reply: MemberHistoryReply, bytes: number): MemberHistoryReply {
   const lists = [reply.events, reply.deleted] as const;
   const kept = [0, 0];
   let left = bytes - jsonBytes({ events: [], deleted: [] });

@@ -8,12 +8,13 @@ export async function getSnapshot(guild: string, kind: SnapshotKind, id: string)
 
 /**
  * Applies one dispatch's change to a snapshot and returns the snapshot as it was before (null when first seen).
- * `change` is the dispatch's `dispatchKey`: when the stored snapshot was last changed by that same dispatch (it was
- * redelivered after a crash between this write and its journal events), nothing is written and the state before that
- * change is returned again, so the redelivered dispatch journals the same changes. A read then a write: safe because
- * one guild's dispatches are handled one at a time (partitioned consumers).
+ * `next` gets the stored snapshot (null when none) and returns its new state, or null to leave it as it is; it runs
+ * only when the change is new. `change` is the dispatch's `dispatchKey`: when the stored snapshot was last changed by
+ * that same dispatch (it was redelivered after a crash between this write and its journal events), nothing is written
+ * and the state before that change is returned again, so the redelivered dispatch journals the same changes. One read
+ * then one write: safe because one guild's dispatches are handled one at a time (partitioned consumers).
  */
-async function changeSnapshot(
+export async function changeSnapshot(
   guild: string,
   kind: SnapshotKind,
   id: string,
@@ -36,8 +37,7 @@ async function changeSnapshot(
 
 /**
  * Stores `data` as the current state of an object on behalf of dispatch `change` (its `dispatchKey`); returns the
- * previous snapshot (null when first seen; the same again when that dispatch is redelivered). `blind` marks an update
- * whose previous state was unknown (`blindAt` = now); any other write clears the mark.
+ * previous snapshot (null when first seen; the same again when that dispatch is redelivered). Clears a `blindAt` mark.
  */
 export async function putSnapshot(
   guild: string,
@@ -45,9 +45,8 @@ export async function putSnapshot(
   id: string,
   data: Record<string, unknown>,
   change: string,
-  blind = false,
 ): Promise<SnapshotRow | null> {
-  return changeSnapshot(guild, kind, id, change, () => ({ data, deleted: false, blindAt: blind ? new Date() : null }));
+  return changeSnapshot(guild, kind, id, change, () => ({ data, deleted: false, blindAt: null }));
 }
 
 /**

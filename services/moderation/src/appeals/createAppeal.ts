@@ -58,13 +58,13 @@ async function queueAppeal(platform: PlatformApi, logger: Logger, row: AppealRow
   const settings = await getSettings(row.guild);
   if (!settings.appealsChannel) return null;
   const what = row.caseNumber === null ? 'ban' : `case #${row.caseNumber}`;
-  return openQueueThread(
-    platform,
-    logger,
-    settings.appealsChannel,
-    `Appeal · ${row.memberName} · ${what}`,
-    `**Appeal** by <@${row.member}> (${row.memberName}) against ${what}:\n>>> ${row.text}`,
-  );
+  return openQueueThread(platform, logger, {
+    guild: row.guild,
+    channel: settings.appealsChannel,
+    record: row._id,
+    title: `Appeal · ${row.memberName} · ${what}`,
+    content: `**Appeal** by <@${row.member}> (${row.memberName}) against ${what}:\n>>> ${row.text}`,
+  });
 }
 
 /**

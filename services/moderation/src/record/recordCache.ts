@@ -13,8 +13,8 @@ import type { z } from 'zod';
 
 type Answer = z.infer<typeof MemberRecord>;
 
-/** Reads a member record (`getMemberRecord` bound to its context). */
-export type ReadRecord = (guild: string, user: string, viewer: string) => Promise<Answer>;
+/** Reads a member record as JSON (`getMemberRecord` bound to its context). */
+export type ReadRecord = (guild: string, user: string, viewer: string) => Promise<EncodedJson<Answer>>;
 
 /** Records kept at most, and their JSON's total length in characters at most (least recently used go first). */
 const MAX_RECORDS = 10_000;
@@ -47,7 +47,7 @@ export class RecordCache {
 
   /** The record of `user` in `guild` as `viewer` sees it, encoded (errors of the read are thrown, never kept). */
   async get(guild: string, user: string, viewer: string): Promise<EncodedJson<Answer>> {
-    if (this.ttlMs <= 0) return new EncodedJson(JSON.stringify(await this.read(guild, user, viewer)));
+    if (this.ttlMs <= 0) return this.read(guild, user, viewer);
     const key = `${guild}:${user}:${viewer}`;
     const json = this.answers.get(key) ?? this.reading.get(key) ?? this.load(key, guild, user, viewer);
     return new EncodedJson(await json);
@@ -67,8 +67,7 @@ export class RecordCache {
   }
 
   private load(key: string, guild: string, user: string, viewer: string): Promise<string> {
-    const json = this.read(guild, user, viewer).then((answer) => {
-      const encoded = JSON.stringify(answer);
+    const json = this.read(guild, user, viewer).then(({ json: encoded }) => {
       if (this.reading.get(key) === json) this.answers.set(key, encoded, { ttl: this.ttlMs });
       return encoded;
     });

@@ -52,7 +52,8 @@ async function answer(platform: PlatformApi, logger: Logger, d: { id: string; to
 /**
  * Files a report from a "Report message" interaction (dispatch payload `d`; anything else is ignored): stores it
  * `open` (one per reporter and message; one per interaction, so a redelivered dispatch files nothing twice),
- * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set, and emits
+ * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set (once: a redelivery
+ * after the process died half-way finds the thread it opened, see `openQueueThread`), and emits
  * `report.created` (again, under the same key, when the dispatch is redelivered after the report was answered: the
  * process may have died before the event was stored). A second report of the same message by the same member is answered but not stored.
  */
@@ -68,7 +69,7 @@ export async function fileReport(
   const existing = await ReportModel.findOne({ interaction: i.id }).lean<ReportRow>();
   if (existing) {
     if (existing.answered) await emitCreated(outbox, existing);
-    else await finish(platform, outbox, logger, i, existing);
+    else await finish(platform, outbox, logger, i, existing, true);
     return;
   }
   const target = i.data.resolved.messages[i.data.target_id];
@@ -106,15 +107,21 @@ export async function fileReport(
     return;
   }
   recordChanged(outbox.bus, row.guild, row.author);
-  await finish(platform, outbox, logger, i, row);
+  await finish(platform, outbox, logger, i, row, false);
 }
 
+/**
+ * Answers the reporter, opens the report's queue thread (when a reports channel is set) and marks the report
+ * answered with it, then emits `report.created`. `resumed`: a redelivery of a report not yet answered (the first
+ * run died half-way), which finds the thread that run may have opened instead of opening a second one.
+ */
 async function finish(
   platform: PlatformApi,
   outbox: Outbox<'moderation'>,
   logger: Logger,
   i: { id: string; token: string },
   row: ReportRow,
+  resumed: boolean,
 ): Promise<void> {
   await answer(platform, logger, i, 'Thanks: your report was sent to the moderators.');
   const settings = await getSettings(row.guild);
@@ -122,10 +129,16 @@ async function finish(
     ? await openQueueThread(
         platform,
         logger,
-        settings.reportsChannel,
-        `Report · ${row.authorName} · by ${row.reporterName}`,
-        `**Report** by <@${row.reporter}> of a message by <@${row.author}> in <#${row.channel}> ` +
-          `(https://discord.com/channels/${row.guild}/${row.channel}/${row.message}):\n>>> ${row.content || '(no text)'}`,
+        {
+          guild: row.guild,
+          channel: settings.reportsChannel,
+          record: row._id,
+          title: `Report · ${row.authorName} · by ${row.reporterName}`,
+          content:
+            `**Report** by <@${row.reporter}> of a message by <@${row.author}> in <#${row.channel}> ` +
+            `(https://discord.com/channels/${row.guild}/${row.channel}/${row.message}):\n>>> ${row.content || '(no text)'}`,
+        },
+        resumed,
       )
     : null;
   const done = await ReportModel.findOneAndUpdate(

@@ -11,7 +11,7 @@ import type { Actor } from '../settings/actor';
 import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { parseCustomId } from '../tickets/customIds';
 import { HandledInteractionModel, TicketModel, type TicketRow } from '../tickets/model';
-import { checkCanOpen, openTicket } from '../tickets/openTicket';
+import { checkCanOpen, findOpening, openTicket } from '../tickets/openTicket';
 import { claimTicket, closeTicket } from '../tickets/transitionTicket';
 import { modalAnswers, questionsModal } from './questionsModal';
 import { deferEphemeral, editReply, replyEphemeral, showModal } from './respond';
@@ -75,7 +75,7 @@ async function onOpenButton(
   const opener = actorOf(interaction);
   let type: TypeRow;
   try {
-    type = (await checkCanOpen(interaction.guild_id, typeId, opener.id, interaction.id)).type;
+    type = (await checkCanOpen(interaction.guild_id, typeId, opener.id, findOpening(interaction.id))).type;
   } catch (err) {
     if (err instanceof HttpProblem && err.status < 500) return replyEphemeral(ctx, interaction, refusalText(err));
     throw err;

@@ -1,5 +1,6 @@
-import { defineCounter } from '@guildhall/shared';
+import { defineCounter, type Ticket } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
+import type { z } from 'zod';
 
 export type TicketStatusValue = 'open' | 'claimed' | 'closed';
 /** Query on `status` matching tickets not closed. */
@@ -46,8 +47,9 @@ export interface TicketRow {
   /** True while this ticket holds its type's one-open slot for the opener (see `OpenLocks`). */
   holdsLock: boolean;
   /**
-   * The last state change made with an idempotency key (a button's interaction id) and its time, so the same
-   * interaction redelivered after a crash finishes that change instead of being refused (see `claimTicket`).
+   * The last state change made with an idempotency key (a button's interaction id, or an HTTP request's
+   * `Idempotency-Key` as `http:<guild>:<caller>:<key>`) and its time, so the same interaction redelivered, or the
+   * same request retried, after a crash finishes that change instead of being refused (see `claimTicket`).
    */
   transition?: { key: string; at: Date } | null;
 }
@@ -150,6 +152,32 @@ const openingSchema = new Schema<OpeningRow>(
 );
 openingSchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
 
+/**
+ * A claim / close / reopen requested over HTTP with an `Idempotency-Key` (`transitionOnce`): the request it was
+ * first used with and, once that finished, its answer. A retry with the key answers that answer; a retry while
+ * `answer` is null (the first request died half-way, or still runs) runs the same keyed transition again, which
+ * finishes it (see `claimTicket`). Expires after a day.
+ */
+export interface TransitionKeyRow {
+  /** `http:<guild>:<caller>:<Idempotency-Key>`; also the ticket's `transition.key` while it is the last change. */
+  _id: string;
+  /** `bodyFingerprint` of the ticket number, the action and the body. */
+  fingerprint: string;
+  at: Date;
+  /** The ticket as the finished transition answered it (API `Ticket`); null until then. */
+  answer: z.infer<typeof Ticket> | null;
+}
+const transitionKeySchema = new Schema<TransitionKeyRow>(
+  {
+    _id: { type: String, required: true },
+    fingerprint: { type: String, required: true },
+    at: { type: Date, required: true },
+    answer: { type: Schema.Types.Mixed, default: null },
+  },
+  { versionKey: false, collection: 'ticket_transition_keys' },
+);
+transitionKeySchema.index({ at: 1 }, { expireAfterSeconds: 24 * 3600 });
+
 export const TicketModel =
   (mongoose.models.Ticket as mongoose.Model<TicketRow> | undefined) ??
   mongoose.model<TicketRow>('Ticket', ticketSchema);
@@ -159,6 +187,9 @@ export const OpenLockModel =
 export const OpeningModel =
   (mongoose.models.TicketOpening as mongoose.Model<OpeningRow> | undefined) ??
   mongoose.model<OpeningRow>('TicketOpening', openingSchema);
+export const TransitionKeyModel =
+  (mongoose.models.TicketTransitionKey as mongoose.Model<TransitionKeyRow> | undefined) ??
+  mongoose.model<TransitionKeyRow>('TicketTransitionKey', transitionKeySchema);
 export const HandledInteractionModel =
   (mongoose.models.TicketInteraction as mongoose.Model<InteractionRow> | undefined) ??
   mongoose.model<InteractionRow>('TicketInteraction', interactionSchema);

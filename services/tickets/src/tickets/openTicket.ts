@@ -26,35 +26,43 @@ import {
 import { toTicket } from './toTicket';
 import { fillWelcome, staffLine, welcomeMessage } from './welcomeMessage';
 
-/** What opening needs before anything is created: the guild's settings, the type, the open being resumed if any. */
+/** What opening needs before anything is created: the guild's settings and the type. */
 export interface OpenContext {
   settings: SettingsRow;
   type: TypeRow;
-  /** The steps an earlier run of the same open (same key) took; null when it is a new one (see `openTicket`). */
-  opening: OpeningRow | null;
+}
+
+/** The steps the open under `key` took so far (see `openTicket`); null for a new open or without a key. */
+export async function findOpening(key?: string): Promise<OpeningRow | null> {
+  return key ? OpeningModel.findById(key).lean<OpeningRow>() : null;
 }
 
 /**
  * The checks that come before opening (also before showing the questions modal): the type exists (404), the panel
  * was posted (409: tickets live in threads of the panel channel), the opener is not blacklisted (409), and for a
- * `oneOpen` type the opener has no unclosed ticket of it (409 naming that ticket) other than the one the open of
- * `key` took (resumed).
+ * `oneOpen` type the opener has no unclosed ticket of it (409 naming that ticket) other than the one `opening` (the
+ * open being resumed, `findOpening`; or its pending read) took.
  */
-export async function checkCanOpen(guild: string, typeId: string, opener: string, key?: string): Promise<OpenContext> {
-  const [settings, type, opening] = await Promise.all([
+export async function checkCanOpen(
+  guild: string,
+  typeId: string,
+  opener: string,
+  opening: OpeningRow | null | Promise<OpeningRow | null>,
+): Promise<OpenContext> {
+  const [settings, type, resumed] = await Promise.all([
     loadSettings(guild),
     TicketTypeModel.findOne({ _id: typeId, guild }).lean<TypeRow>(),
-    key ? OpeningModel.findById(key).lean<OpeningRow>() : null,
+    opening,
   ]);
   if (!type) throw notFound(`Ticket type ${typeId} does not exist in this guild`);
   if (!settings.panelChannel) throw conflict('Tickets are not set up yet: post the ticket panel first');
   if (settings.blacklist.includes(opener)) throw conflict('This member is blacklisted from opening tickets');
   if (type.oneOpen) {
     const held = await OpenLockModel.findById(lockId(guild, type._id, opener)).lean();
-    if (held && held.number !== opening?.number)
+    if (held && held.number !== resumed?.number)
       throw conflict(`This member already has an open ${type.name} ticket (#${held.number})`);
   }
-  return { settings, type, opening };
+  return { settings, type };
 }
 
 /**
@@ -81,9 +89,10 @@ export async function openTicket(
   key?: string,
   fingerprint?: string,
 ): Promise<TicketRow> {
-  const finished = key ? await finishedOpening(guild, key, fingerprint) : null;
+  const opening = await findOpening(key);
+  const finished = opening && (await finishedOpening(guild, opening, fingerprint));
   if (finished) return finished;
-  const { settings, type, opening } = await checkCanOpen(guild, typeId, opener.id, key);
+  const { settings, type } = await checkCanOpen(guild, typeId, opener.id, opening);
   checkAnswers(type, answers);
   const number = opening?.number ?? (await nextTicketNumber(guild));
   if (key && !opening) {
@@ -157,12 +166,10 @@ export async function openTicket(
 }
 
 /**
- * The ticket the open under `key` made once it finished, else null; 409 when `fingerprint` is given and differs from
- * the one the key was first used with.
+ * The ticket the open `opening` records made once it finished, else null; 409 when `fingerprint` is given and
+ * differs from the one its key was first used with.
  */
-async function finishedOpening(guild: string, key: string, fingerprint?: string): Promise<TicketRow | null> {
-  const opening = await OpeningModel.findById(key).lean<OpeningRow>();
-  if (!opening) return null;
+async function finishedOpening(guild: string, opening: OpeningRow, fingerprint?: string): Promise<TicketRow | null> {
   if (fingerprint !== undefined && opening.fingerprint !== fingerprint)
     throw conflict('This Idempotency-Key was already used with a different body');
   return opening.done ? TicketModel.findById(ticketId(guild, opening.number)).lean<TicketRow>() : null;

@@ -29,7 +29,8 @@ const FROM: Record<TicketAction, TicketStatusValue[]> = {
 };
 
 /**
- * Applies `action` to ticket `number` of `guild` by `actor` (see `claimTicket`, `closeTicket`, `reopenTicket`).
+ * Applies `action` to ticket `number` of `guild` by `actor` (see `claimTicket`, `closeTicket`, `reopenTicket`;
+ * `key` makes a second run with the same key finish the first one's change instead of refusing it).
  * 404 when the ticket does not exist, 409 when its state does not allow the action.
  */
 export function transitionTicket(
@@ -39,11 +40,12 @@ export function transitionTicket(
   action: TicketAction,
   actor: Actor,
   reason: string | null,
+  key?: string,
 ): Promise<TicketRow> {
   const id = ticketId(guild, number);
-  if (action === 'claim') return claimTicket(ctx, id, actor);
-  if (action === 'close') return closeTicket(ctx, { _id: id }, actor, reason);
-  return reopenTicket(ctx, id, actor);
+  if (action === 'claim') return claimTicket(ctx, id, actor, key);
+  if (action === 'close') return closeTicket(ctx, { _id: id }, actor, reason, key);
+  return reopenTicket(ctx, id, actor, key);
 }
 
 /**
@@ -169,9 +171,12 @@ export async function closeTicket(
  * closed -> open: unarchives and unlocks the thread, clears the close record and the claim, restarts the
  * inactivity clock. For a `oneOpen` type the opener must not hold another open ticket of it (409). 409 when the
  * thread no longer exists on the platform, 502 on another refusal (the ticket stays closed). Publishes
- * `ticket.reopened`. The ticket's archived attachments are kept again (their expiry is cleared).
+ * `ticket.reopened`. The ticket's archived attachments are kept again (their expiry is cleared). With `key` (an HTTP
+ * request's idempotency key) a second run with the same key (a retry after a crash) finishes that reopen (slot,
+ * unarchive, notice and event, each once) instead of refusing it; a refusal then leaves the ticket open (its close
+ * record is not known any more).
  */
-export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor): Promise<TicketRow> {
+export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor, key?: string): Promise<TicketRow> {
   const now = new Date();
   const reopened = {
     status: 'open' as const,
@@ -185,47 +190,55 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
     openerSpokeLast: false,
     remindedAt: null,
     reminder: null,
-    transition: null,
+    transition: key ? { key, at: now } : null,
   };
   const before = await TicketModel.findOneAndUpdate(
     { _id: id, status: { $in: FROM.reopen } },
     { $set: reopened },
   ).lean<TicketRow>();
-  if (!before) throw await refusal(id, 'reopen');
+  const current: TicketRow | null = before ? { ...before, ...reopened } : await changedBy({ _id: id }, key, 'open');
+  if (!current) throw await refusal(id, 'reopen');
+  const reopenedAt = (current.transition?.at ?? now).getTime();
+  const slot = lockId(current.guild, current.type, current.opener);
   const undo = async (lockHeld: boolean) => {
+    if (!before) return;
     const { _id, ...fields } = before;
     await TicketModel.updateOne({ _id, status: 'open', activityAt: now }, { $set: fields });
-    if (lockHeld)
-      await OpenLockModel.deleteOne({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+    if (lockHeld) await OpenLockModel.deleteOne({ _id: slot, number: before.number });
   };
-  const type = await TicketTypeModel.findOne({ _id: before.type, guild: before.guild }).lean<TypeRow>();
+  const type = await TicketTypeModel.findOne({ _id: current.type, guild: current.guild }).lean<TypeRow>();
   const holdsLock = !!type?.oneOpen;
   if (holdsLock) {
     try {
-      await OpenLockModel.create({ _id: lockId(before.guild, before.type, before.opener), number: before.number });
+      await OpenLockModel.create({ _id: slot, number: current.number });
     } catch (err) {
-      await undo(false);
-      if (isDuplicateKey(err)) throw conflict(`The opener already has another open ${before.typeName} ticket`);
-      throw err;
+      if (!isDuplicateKey(err)) {
+        await undo(false);
+        throw err;
+      }
+      if (!(await OpenLockModel.exists({ _id: slot, number: current.number }))) {
+        await undo(false);
+        throw conflict(`The opener already has another open ${current.typeName} ticket`);
+      }
     }
   }
   try {
     await ctx.platform.channels.edit(
-      before.thread,
+      current.thread,
       { archived: false, locked: false },
-      { reason: `Ticket #${before.number} reopened by ${actor.name} (${actor.id})` },
+      { reason: `Ticket #${current.number} reopened by ${actor.name} (${actor.id})` },
     );
   } catch (err) {
     await undo(holdsLock);
     if (isPlatformNotFound(err))
-      throw conflict(`The thread of ticket #${before.number} no longer exists on the platform`);
+      throw conflict(`The thread of ticket #${current.number} no longer exists on the platform`);
     throw platformProblem(err, 'unarchive the ticket thread');
   }
-  const after: TicketRow = { ...before, ...reopened, holdsLock };
+  const after: TicketRow = { ...current, holdsLock };
   if (holdsLock) await TicketModel.updateOne({ _id: id }, { $set: { holdsLock } });
-  await notify(ctx, after, `reopen:${now.getTime()}`, `🔓 Ticket reopened by <@${actor.id}>.`);
+  await notify(ctx, after, `reopen:${reopenedAt}`, `🔓 Ticket reopened by <@${actor.id}>.`);
   await expireChannelAttachments(after.thread, null);
-  await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after));
+  await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after), `ticket.reopened:${id}:${reopenedAt}`);
   return after;
 }
 

@@ -1,0 +1,100 @@
+import type { Outbox } from '@guildhall/shared';
+import { type Crash, dyingProcess, eventsOfType, waitFor } from '@guildhall/testkit';
+import type { ModerationContext } from '../src/config';
+import { queueThreadName } from '../src/platform/queueThread';
+import { fileReport } from '../src/reports/fileReport';
+import { ReportModel, type ReportRow } from '../src/reports/model';
+import { type Harness, reportInteraction, startHarness } from './harness';
+
+/**
+ * A report command redelivered after the process died at any step of filing it (before or after the platform
+ * carried out the call: answering the reporter, creating the queue thread, posting in it, storing the event) ends as
+ * one delivery does: one queue thread, named for the report, stored on it, with one post, and one `report.created`.
+ * The crash that used to open a second thread: the thread created, its id not yet stored.
+ */
+let h: Harness;
+let next = 0;
+
+beforeAll(async () => {
+  h = await startHarness();
+  const settings = { appealsChannel: null, reportsChannel: h.seed.ids.modLog };
+  expect((await h.call('PUT', `/api/v1/servers/${h.seed.id}/moderation/settings`, { body: settings })).status).toBe(
+    200,
+  );
+});
+afterAll(() => h?.close());
+afterEach(() => jest.restoreAllMocks());
+
+/**
+ * The service's platform and outbox dying at `crash` (see `dyingProcess`): its platform calls and emits are the
+ * counted steps, and once it died the report's final write throws "process died" too.
+ */
+function dying(crash: Crash | null) {
+  const live = h.service.ctx as ModerationContext;
+  const process = dyingProcess(crash);
+  const outbox = {
+    bus: live.outbox.bus,
+    emit: (...args: unknown[]) => process.step(() => (live.outbox.emit as Function).apply(live.outbox, args)),
+  } as unknown as Outbox<'moderation'>;
+  const write = ReportModel.findOneAndUpdate.bind(ReportModel);
+  jest.spyOn(ReportModel, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof write>) => {
+    if (process.dead()) throw new Error('process died');
+    return write(...args);
+  }) as typeof write);
+  return {
+    platform: process.wrap(live.platform, ['channels', 'guilds', 'interactions']),
+    outbox,
+    calls: process.calls,
+  };
+}
+
+/** Files a report, first in a process dying at `crash` when given, then delivered again; what it left. */
+async function file(crash: Crash | null) {
+  next++;
+  const d = reportInteraction(h, `14100000000000${next}`, h.seed.ids.support, `14200000000000${next}`);
+  const logger = (h.service.ctx as ModerationContext).logger;
+  if (crash) {
+    const crashed = dying(crash);
+    await expect(fileReport(crashed.platform, crashed.outbox, logger, d as never)).rejects.toThrow('process died');
+    jest.restoreAllMocks();
+  }
+  const counted = dying(null);
+  await fileReport(counted.platform, counted.outbox, logger, d as never);
+  jest.restoreAllMocks();
+  const report = await ReportModel.findOne({ interaction: d.id }).lean<ReportRow>();
+  const guild = h.fake.guild(h.seed.id)!;
+  const threads = [...guild.channels.values()].filter(
+    (c) =>
+      'parent_id' in c &&
+      c.parent_id === h.seed.ids.modLog &&
+      c.name === queueThreadName({ record: report!._id, title: 'Report · pat · by Sam S' }),
+  );
+  const created = await waitFor(
+    () => eventsOfType(h.events, 'report.created').filter((e) => e.data.report.id === report!._id),
+    (found) => found.length > 0,
+  );
+  return {
+    result: {
+      answered: report?.answered,
+      threads: threads.length,
+      stored: threads.length === 1 && report?.queueThread === threads[0].id,
+      posts: threads.map((t) => (guild.messages.get(t.id) ?? []).length),
+      created: created.length,
+    },
+    calls: counted.calls(),
+  };
+}
+
+it('a report redelivered after a crash at any step opens one queue thread, as one delivery does', async () => {
+  const clean = await file(null);
+  expect(clean.result).toEqual({ answered: true, threads: 1, stored: true, posts: [1], created: 1 });
+  // answer the reporter, create the thread, post in it, emit
+  expect(clean.calls).toBe(4);
+  for (let at = 1; at <= clean.calls; at++) {
+    for (const after of [false, true]) {
+      const { result } = await file({ at, after });
+      expect({ at, after, result }).toEqual({ at, after, result: clean.result });
+    }
+  }
+  h.fake.assertNoViolations();
+});
