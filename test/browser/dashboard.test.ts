@@ -466,7 +466,7 @@ describeBrowser('dashboard', () => {
     await previewBox.waitFor();
     await expect(previewBox.locator('li').first().textContent()).resolves.toContain(ids[0]);
     await previewBox.getByRole('button', { name: 'Cancel' }).click();
-    await expect(previewBox.count()).resolves.toBe(0);
+    await previewBox.waitFor({ state: 'detached' });
     expect(await contents()).toEqual(dropped);
     await expectCleanPage(page, errors);
   });
@@ -499,7 +499,9 @@ describeBrowser('dashboard', () => {
     await page.getByRole('status').filter({ hasText: 'Regulars is no longer staff.' }).waitFor();
     const removed = await ok<{ roles: Array<{ role: string }> }>('GET', `/api/v1/servers/${g}/staff`);
     expect(removed.roles.map((r) => r.role)).not.toContain(role);
-    await expect(item.count()).resolves.toBe(0);
+    // The status is shown when the PUT answers; the list reloads after it.
+    await item.waitFor({ state: 'detached' });
+    expect(await shownRoles()).toEqual(removed.roles.map((r) => r.role));
     await expectCleanPage(page, errors);
   });
 

@@ -85,6 +85,12 @@ export interface FakePlatform {
    * the client gets 502 Bad Gateway, as from Discord's edge, and may retry a call that already took effect.
    */
   loseNextAnswer(method: string, route: string | RegExp): void;
+  /**
+   * The next matching call is carried out when it arrives (its answer computed from the state then), and the answer is
+   * held until `release()`, as on a slow way back: what changes meanwhile is not in it. `arrived` resolves once the
+   * call was carried out.
+   */
+  holdNextAnswer(method: string, route: string | RegExp): { arrived: Promise<void>; release(): void };
   /** Forgets calls, violations and injected failures; also seeded data with `{ resetData: true }`. */
   reset(options?: { resetData?: boolean }): void;
   /** Throws an Error listing every violation. */

@@ -39,6 +39,8 @@ interface Injection {
   rateLimit?: { retryAfter: number; global: boolean };
   /** The call is carried out, then answered 502 (its answer lost on the way back, see `loseNextAnswer`). */
   loseAnswer?: boolean;
+  /** The call is carried out when it arrives; its answer waits for this (see `holdNextAnswer`). */
+  holdAnswer?: { arrived: () => void; released: Promise<void> };
 }
 
 /** What Discord's edge answers when the API's answer does not reach it (the work may still have been done). */
@@ -184,6 +186,10 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
         return send(res, call, { status, body: { message, code } }, headers);
       }
       const reply = runOperation(operation, params, query, parsed, { path, reason, bearer, actor: state.botUser });
+      if (injected?.holdAnswer) {
+        injected.holdAnswer.arrived();
+        await injected.holdAnswer.released;
+      }
       return send(res, call, injected?.loseAnswer ? BAD_GATEWAY : reply, headers);
     } catch (err) {
       if (err instanceof DiscordError) return send(res, call, { status: err.status, body: err.toJSON() }, headers);
@@ -410,6 +416,18 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     },
     loseNextAnswer(method, route) {
       injections.push({ method, route, loseAnswer: true });
+    },
+    holdNextAnswer(method, route) {
+      let arrived = () => {};
+      let release = () => {};
+      const reached = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      injections.push({ method, route, holdAnswer: { arrived, released } });
+      return { arrived: reached, release };
     },
     reset(options = {}) {
       calls.length = 0;

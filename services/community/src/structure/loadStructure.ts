@@ -1,4 +1,4 @@
-import { HttpProblem, isPlatformNotFound, notFound, platformProblem } from '@guildhall/shared';
+import { HttpProblem, isDuplicateKey, isPlatformNotFound, notFound, platformProblem } from '@guildhall/shared';
 import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
@@ -23,8 +23,37 @@ export async function loadStructure(ctx: CommunityContext, guild: string): Promi
   }
 }
 
-/** Fetches the guild's structure and items from the platform and stores them (replacing what was stored). */
+/** How often `fetchStructure` fetches again when dispatches changed the stored structure while it fetched. */
+const FETCH_ATTEMPTS = 3;
+
+/**
+ * Fetches the guild's structure and items from the platform and stores them (replacing what was stored), unless a
+ * dispatch (or another fetch) changed the stored structure while the platform answered: the fetched snapshot may
+ * predate that change, and storing it would undo a change no later dispatch brings back. Then it fetches again (the
+ * platform's answer now includes the change), at most `FETCH_ATTEMPTS` times, and after that returns the stored
+ * structure, which the dispatches keep current. Throws as `loadStructure`.
+ */
 export async function fetchStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
+  for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
+    const before = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
+    const platformGuild = await fetchSnapshot(ctx, guild);
+    const doc = await storeGuildSnapshot(guild, platformGuild.snapshot, { unchangedSince: before });
+    if (doc) {
+      await replaceGuildItems(guild, 'emoji', platformGuild.emojis);
+      await replaceGuildItems(guild, 'sticker', platformGuild.stickers);
+      return doc;
+    }
+  }
+  const stored = await StructureModel.findById(guild).lean<StructureRow>();
+  if (!stored) throw new Error(`structure of ${guild} kept changing while it was fetched`);
+  return stored;
+}
+
+/** The guild, its channels and the bot's member as the platform answers now, with the guild's emojis and stickers. */
+async function fetchSnapshot(
+  ctx: CommunityContext,
+  guild: string,
+): Promise<{ snapshot: GuildSnapshot; emojis: APIEmoji[]; stickers: APISticker[] }> {
   let platformGuild: APIGuild;
   let channels: APIChannel[];
   let botMember: APIGuildMember;
@@ -39,16 +68,17 @@ export async function fetchStructure(ctx: CommunityContext, guild: string): Prom
     if (isPlatformNotFound(err)) throw notFound(`Guild ${guild} is unknown to the platform or the bot is not in it`);
     throw platformProblem(err, 'read the guild');
   }
-  const doc = await storeGuildSnapshot(guild, {
-    owner: platformGuild.owner_id,
-    premiumTier: platformGuild.premium_tier,
-    roles: platformGuild.roles,
-    channels: channels as PlatformChannel[],
-    botRoles: botMember.roles,
-  });
-  await replaceGuildItems(guild, 'emoji', platformGuild.emojis as APIEmoji[]);
-  await replaceGuildItems(guild, 'sticker', (platformGuild.stickers ?? []) as APISticker[]);
-  return doc;
+  return {
+    snapshot: {
+      owner: platformGuild.owner_id,
+      premiumTier: platformGuild.premium_tier,
+      roles: platformGuild.roles,
+      channels: channels as PlatformChannel[],
+      botRoles: botMember.roles,
+    },
+    emojis: platformGuild.emojis as APIEmoji[],
+    stickers: (platformGuild.stickers ?? []) as APISticker[],
+  };
 }
 
 /** What a full snapshot of a guild carries (a platform fetch or a GUILD_CREATE dispatch). */
@@ -61,11 +91,23 @@ export interface GuildSnapshot {
   botRoles: string[] | null;
 }
 
-/** Replaces the stored structure of `guild` with `snapshot` (threads are left out: they are posts, not structure). */
-export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureRow> {
-  const previous = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<
-    Pick<StructureRow, 'botRoles' | 'rev'>
-  >();
+/** The stored fields a snapshot write starts from: the revision and the bot's roles (`null`: nothing stored). */
+type StoredRevision = Pick<StructureRow, 'botRoles' | 'rev'> | null;
+
+/**
+ * Replaces the stored structure of `guild` with `snapshot` (threads are left out: they are posts, not structure) and
+ * returns it. A dispatch (GUILD_CREATE, in stream order) replaces unconditionally. A platform fetch passes
+ * `unchangedSince`, what was stored when it started (`null`: nothing): it is stored only if that is still so, and
+ * `null` is returned otherwise.
+ */
+export async function storeGuildSnapshot(
+  guild: string,
+  snapshot: GuildSnapshot,
+  options?: { unchangedSince: StoredRevision },
+): Promise<StructureRow | null> {
+  const previous = options
+    ? options.unchangedSince
+    : await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
   const doc: StructureRow = {
     _id: guild,
     owner: snapshot.owner,
@@ -76,8 +118,21 @@ export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot)
     fetchedAt: new Date(),
     rev: (previous?.rev ?? 0) + 1,
   };
-  await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });
-  return doc;
+  if (!options) {
+    await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });
+    return doc;
+  }
+  if (previous) {
+    const result = await StructureModel.replaceOne({ _id: guild, rev: previous.rev }, doc);
+    return result.matchedCount === 1 ? doc : null;
+  }
+  try {
+    await StructureModel.create(doc);
+    return doc;
+  } catch (err) {
+    if (isDuplicateKey(err)) return null;
+    throw err;
+  }
 }
 
 /**

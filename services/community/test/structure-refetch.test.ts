@@ -1,0 +1,65 @@
+import type { StructureReply } from '@guildhall/shared';
+import { startServiceHarness, waitFor } from '@guildhall/testkit';
+import { GatewayIntentBits } from 'discord-api-types/v10';
+import { definition } from '../src/service';
+import { StructureModel, type StructureRow } from '../src/structure/model';
+import type { Harness } from './harness';
+
+/**
+ * A read that fetches the structure from the platform races the dispatch consumer: a dispatch applied while the
+ * platform's answer is on its way must not be undone by storing that (older) answer.
+ */
+describe('community: a structure fetch that a dispatch overtakes', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Every read fetches from the platform (max age 1 ms), and the fake's dispatches reach the consumers as from the bridge.
+    h = (await startServiceHarness(definition, {
+      env: { STRUCTURE_MAX_AGE_MS: '1' },
+      relayDispatches: true,
+      caller: { as: 'owner', name: 'Tester' },
+    })) as Harness;
+  });
+  afterAll(() => h.close());
+
+  const readStructure = async () => {
+    const res = await h.call('GET', `/api/v1/servers/${h.seed.id}/structure`, { caps: ['structure.read'] });
+    expect(res.status).toBe(200);
+    return res.body as StructureReply;
+  };
+  const stored = () => StructureModel.findById(h.seed.id).lean<StructureRow>();
+  const guildFetches = () => h.fake.callsTo('GET', '/guilds/{guild_id}').length;
+
+  it('fetches again when GUILD_CREATE stored the guild while the first fetch was answered', async () => {
+    expect(await stored()).toBeNull();
+    const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
+    const fetchesBefore = guildFetches();
+    const reading = readStructure();
+    await held.arrived;
+    const role = await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Night shift' });
+    await h.dispatch('GUILD_CREATE', h.fake.guildCreate(h.seed.id, GatewayIntentBits.Guilds));
+    await waitFor(stored, (doc) => !!doc?.roles.some((r) => r.id === role.id));
+    held.release();
+    const answer = await reading;
+    expect(answer.roles.map((r) => r.id)).toContain(role.id);
+    expect((await stored())?.roles.map((r) => r.id)).toContain(role.id);
+    expect(guildFetches() - fetchesBefore).toBe(2);
+  });
+
+  it('fetches again when a role dispatch changed the stored structure while the platform answered', async () => {
+    const before = await stored();
+    expect(before).not.toBeNull();
+    // The stored structure must be older than the 1 ms max age for the read to fetch.
+    await waitFor(() => Date.now() - new Date(before?.fetchedAt ?? 0).getTime() > 1);
+    const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
+    const fetchesBefore = guildFetches();
+    const reading = readStructure();
+    await held.arrived;
+    const role = await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Weekend crew' });
+    await waitFor(stored, (doc) => !!doc?.roles.some((r) => r.id === role.id));
+    held.release();
+    const answer = await reading;
+    expect(answer.roles.map((r) => r.id)).toContain(role.id);
+    expect((await stored())?.roles.map((r) => r.id)).toContain(role.id);
+    expect(guildFetches() - fetchesBefore).toBe(2);
+  });
+});
