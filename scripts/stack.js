@@ -19,6 +19,14 @@ const SERVICES = ['moderation', 'tickets', 'logs', 'community', 'billing'];
  * throughput (docs/benchmarks.md). NODE_OPTIONS given in the environment come after it, so they win.
  */
 const SERVICE_HEAP_FLAGS = '--max-semi-space-size=4 --max-old-space-size=192';
+/**
+ * V8 flags of the embedded MongoDB process (given on its command line: NODE_OPTIONS does not take them). Every insert
+ * into an index block replaces the block's packed string, so the store makes garbage in old space as fast as it
+ * inserts; by default V8 lets the old generation grow to ~4x what survived the last full GC before marking again
+ * (3.4 GB of heap for 0.46 GB alive with 1.2 M messages). 25 % growth keeps it near 2x (1,005 MB RSS in the same
+ * reproduction, 903 MB in the full bench) for 15-33 % more CPU per insert (docs/benchmarks.md, "heap growth").
+ */
+const STORE_NODE_FLAGS = ['--heap-growing-percent=25'];
 
 /** Resolves when something accepts TCP connections on host:port, rejects after `timeoutMs`. */
 async function waitForPort(host, port, timeoutMs) {
@@ -67,9 +75,13 @@ async function waitForReady(url, timeoutMs, name, child) {
   throw new Error(`${name} not ready at ${url} after ${timeoutMs} ms (${last})`);
 }
 
-/** Spawns `node file args` with `env`, prefixing each output line with `[name]` through `log` (or discarding). */
-function spawnNode(name, file, args, env, log) {
-  const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `node nodeFlags file args` with `env`, prefixing each output line with `[name]` through `log` (or discarding). */
+function spawnNode(name, file, args, env, log, nodeFlags = []) {
+  const child = spawn(process.execPath, [...nodeFlags, file, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const forward = (stream) => {
     let rest = '';
     stream.on('data', (chunk) => {
@@ -103,7 +115,8 @@ function stopChild(child, graceMs = 10_000) {
 async function startEmbeddedMongo({ port, dataDir, log }) {
   const args = ['--port', String(port), ...(dataDir ? ['--data-dir', dataDir] : ['--memory'])];
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const launch = () => spawnNode('mongo', path.join(ROOT, 'libs/embedded-mongo/dist/cli.js'), args, process.env, log);
+  const cli = path.join(ROOT, 'libs/embedded-mongo/dist/cli.js');
+  const launch = () => spawnNode('mongo', cli, args, process.env, log, STORE_NODE_FLAGS);
   const ready = () => waitForPort('127.0.0.1', port, 30_000);
   const child = launch();
   await ready();
@@ -289,4 +302,13 @@ async function startStack(options = {}) {
   }
 }
 
-module.exports = { startStack, startEmbeddedMongo, ensureNats, waitForReady, stopChild, SERVICES, ROOT };
+module.exports = {
+  startStack,
+  startEmbeddedMongo,
+  ensureNats,
+  waitForReady,
+  stopChild,
+  SERVICES,
+  ROOT,
+  STORE_NODE_FLAGS,
+};

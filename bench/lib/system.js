@@ -7,11 +7,11 @@
 const { spawn } = require('node:child_process');
 const { createServer } = require('node:net');
 const path = require('node:path');
-const { stopChild, ROOT } = require('../../scripts/stack.js');
+const { stopChild, ROOT, STORE_NODE_FLAGS } = require('../../scripts/stack.js');
 const testing = require('../../libs/testkit/dist');
 
 /**
- * Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap and `env` added to this process's environment;
+ * Starts the embedded MongoDB CLI in memory with `heapMb` of V8 heap (and the store's heap growth, `STORE_NODE_FLAGS`) and `env` added to this process's environment;
  * resolves with its URL once it listens.
  */
 function startBigMongo(port, heapMb, env = {}) {
@@ -19,6 +19,7 @@ function startBigMongo(port, heapMb, env = {}) {
     process.execPath,
     [
       `--max-old-space-size=${heapMb}`,
+      ...STORE_NODE_FLAGS,
       path.join(ROOT, 'libs/embedded-mongo/dist/cli.js'),
       '--port',
       String(port),
