@@ -126,7 +126,8 @@ export class Leases<T extends { _id: string }> {
     await this.model.collection.updateMany({ [field]: { $exists: true } }, { $unset: { [field]: '' } });
   }
 
-  private newLease(now: Date): Lease {
+  /** A new claim from `now` (for a document stored already claimed by the request that creates it). */
+  newLease(now = new Date()): Lease {
     return { holder: randomUUID(), until: new Date(now.getTime() + this.ms) };
   }
 }

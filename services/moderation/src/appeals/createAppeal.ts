@@ -5,6 +5,7 @@ import {
   type Identity,
   isDuplicateKey,
   isPlatformNotFound,
+  type Lease,
   type Logger,
   notFound,
   type Outbox,
@@ -16,7 +17,7 @@ import { CaseModel, type CaseRow, caseId } from '../cases/model';
 import { newRecordId } from '../ids';
 import { openQueueThread } from '../platform/queueThread';
 import { getSettings } from '../settings/model';
-import { AppealLockModel, AppealModel, type AppealRow, appealSubject } from './model';
+import { AppealLockModel, AppealModel, type AppealRow, appealLeases, appealSubject } from './model';
 import { toAppeal } from './toAppeal';
 
 export interface CreateAppealInput {
@@ -54,24 +55,73 @@ async function appealedBan(platform: PlatformApi, guild: string, member: string)
   return banCase ? banCase.number : null;
 }
 
-async function queueAppeal(platform: PlatformApi, logger: Logger, row: AppealRow): Promise<string | null> {
+async function queueAppeal(
+  platform: PlatformApi,
+  logger: Logger,
+  row: AppealRow,
+  resumed: boolean,
+): Promise<string | null> {
   const settings = await getSettings(row.guild);
   if (!settings.appealsChannel) return null;
   const what = row.caseNumber === null ? 'ban' : `case #${row.caseNumber}`;
-  return openQueueThread(platform, logger, {
-    guild: row.guild,
-    channel: settings.appealsChannel,
-    record: row._id,
-    title: `Appeal · ${row.memberName} · ${what}`,
-    content: `**Appeal** by <@${row.member}> (${row.memberName}) against ${what}:\n>>> ${row.text}`,
-  });
+  return openQueueThread(
+    platform,
+    logger,
+    {
+      guild: row.guild,
+      channel: settings.appealsChannel,
+      record: row._id,
+      title: `Appeal · ${row.memberName} · ${what}`,
+      content: `**Appeal** by <@${row.member}> (${row.memberName}) against ${what}:\n>>> ${row.text}`,
+    },
+    resumed,
+  );
+}
+
+/**
+ * Finishes filing a stored appeal held under `lease`: opens its queue thread (`resumed`: an earlier run may have
+ * opened it and posted in it, see `openQueueThread`), emits `appeal.created` (keyed by the appeal: once), then stores
+ * the thread, marks the appeal announced and frees the claim in one write.
+ */
+async function announce(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  logger: Logger,
+  row: AppealRow,
+  lease: Lease,
+  resumed: boolean,
+): Promise<z.infer<typeof Appeal>> {
+  const queueThread = await queueAppeal(platform, logger, row, resumed);
+  const appeal = toAppeal({ ...row, queueThread });
+  await outbox.emit(row.guild, 'appeal.created', { appeal }, `appeal.created:${row._id}`);
+  await appealLeases.release(row._id, lease, { $set: { announced: true, queueThread } });
+  return appeal;
+}
+
+/**
+ * The member's pending appeal of `subject` whose filing died half-way (stored and locked, never announced, its
+ * filing claim lapsed), finished now; null when there is none (a pending appeal is filed or still being filed).
+ */
+async function resumeFiling(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  logger: Logger,
+  subject: string,
+  member: string,
+): Promise<z.infer<typeof Appeal> | null> {
+  const lock = await AppealLockModel.findById(subject).lean<{ appeal: string }>();
+  if (!lock) return null;
+  const claim = await appealLeases.claim({ _id: lock.appeal, member, status: 'pending', announced: false });
+  return claim && announce(platform, outbox, logger, claim.row, claim.lease, true);
 }
 
 /**
  * Files the caller's appeal against their case (`caseNumber`) or their platform ban. One pending appeal per case
  * (or per ban) at a time: 409 otherwise. When an appeals queue channel is set, the appeal gets its own thread
- * there (`queueThread`). The appeal is stored before its lock, so a crash never leaves a lock without an appeal.
- * Emits `appeal.created`.
+ * there (`queueThread`). The appeal is stored before its lock, so a crash never leaves a lock without an appeal;
+ * it is stored claimed (`lease`) until announced. A request that finds the lock taken by the member's own appeal
+ * whose filing died (claim lapsed, not announced) finishes that one and answers it instead of 409: one thread, one
+ * `appeal.created`. Emits `appeal.created`.
  */
 export async function createAppeal(
   platform: PlatformApi,
@@ -84,6 +134,7 @@ export async function createAppeal(
     input.caseNumber === undefined
       ? await appealedBan(platform, guild, member.sub)
       : (await appealedCase(guild, member.sub, input.caseNumber)).number;
+  const lease = appealLeases.newLease();
   const row: AppealRow = {
     _id: newRecordId(),
     guild,
@@ -97,22 +148,22 @@ export async function createAppeal(
     decidedByName: null,
     decidedAt: null,
     note: null,
-    lease: null,
+    announced: false,
+    lease,
     createdAt: new Date(),
   };
   await AppealModel.create(row);
+  const subject = appealSubject(guild, caseNumber, member.sub);
   try {
-    await AppealLockModel.create({ _id: appealSubject(guild, caseNumber, member.sub), appeal: row._id });
+    await AppealLockModel.create({ _id: subject, appeal: row._id });
   } catch (err) {
     await AppealModel.deleteOne({ _id: row._id });
     if (!isDuplicateKey(err)) throw err;
+    const resumed = await resumeFiling(platform, outbox, logger, subject, member.sub);
+    if (resumed) return resumed;
     throw conflict(
       caseNumber === null ? 'You already have a pending appeal' : `Case #${caseNumber} already has a pending appeal`,
     );
   }
-  row.queueThread = await queueAppeal(platform, logger, row);
-  if (row.queueThread) await AppealModel.updateOne({ _id: row._id }, { $set: { queueThread: row.queueThread } });
-  const appeal = toAppeal(row);
-  await outbox.emit(guild, 'appeal.created', { appeal });
-  return appeal;
+  return announce(platform, outbox, logger, row, lease, false);
 }

@@ -15,7 +15,12 @@ export interface AppealRow {
   decidedByName: string | null;
   decidedAt: Date | null;
   note: string | null;
-  /** Claim of the request deciding it; null when nobody holds one. */
+  /**
+   * Whether its filing finished (queue thread opened when a queue is set, `appeal.created` emitted). Created false;
+   * absent on appeals stored before this field, which were all filed.
+   */
+  announced?: boolean;
+  /** Claim of the request filing or deciding it; null when nobody holds one. */
   lease: Lease | null;
   createdAt: Date;
 }
@@ -34,6 +39,7 @@ const appealSchema = new Schema<AppealRow>(
     decidedByName: { type: String, default: null },
     decidedAt: { type: Date, default: null },
     note: { type: String, default: null },
+    announced: { type: Boolean },
     lease: leasePath,
     createdAt: { type: Date, required: true },
   },

@@ -1,0 +1,125 @@
+import type { Outbox } from '@guildhall/shared';
+import { type Crash, dyingProcess, eventsOfType, waitFor } from '@guildhall/testkit';
+import { createAppeal } from '../src/appeals/createAppeal';
+import { AppealModel, type AppealRow } from '../src/appeals/model';
+import type { ModerationContext } from '../src/config';
+import { queueThreadName } from '../src/platform/queueThread';
+import { type Harness, startHarness } from './harness';
+
+/**
+ * An appeal whose filing died at any step (before or after the platform carried out the call: creating the queue
+ * thread, posting in it, storing `appeal.created`, or the final write) is finished by the member's next attempt once
+ * the dead filing's claim has lapsed: one queue thread with one post and one `appeal.created`, as a filing that did
+ * not die. Before the claim lapses the attempt is refused 409 (the first filing may still be running).
+ */
+let h: Harness;
+const text = 'I did not mean it, please lift the timeout so I can talk again.';
+
+beforeAll(async () => {
+  h = await startHarness();
+  const settings = { appealsChannel: h.seed.ids.modLog, reportsChannel: null };
+  expect((await h.call('PUT', `/api/v1/servers/${h.seed.id}/moderation/settings`, { body: settings })).status).toBe(
+    200,
+  );
+});
+afterAll(() => h?.close());
+afterEach(() => jest.restoreAllMocks());
+
+/** The service's platform and outbox dying at `crash` (null: never); once dead, the appeal's final write throws too. */
+function dying(crash: Crash | null) {
+  const live = h.service.ctx as ModerationContext;
+  const process = dyingProcess(crash);
+  const outbox = {
+    bus: live.outbox.bus,
+    emit: (...args: unknown[]) => process.step(() => (live.outbox.emit as Function).apply(live.outbox, args)),
+  } as unknown as Outbox<'moderation'>;
+  const write = AppealModel.findOneAndUpdate.bind(AppealModel);
+  jest.spyOn(AppealModel, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof write>) => {
+    if (process.dead()) throw new Error('process died');
+    return write(...args);
+  }) as typeof write);
+  return { platform: process.wrap(live.platform, ['channels', 'guilds']), outbox, calls: process.calls };
+}
+
+const appeal = (caseNumber: number) =>
+  h.call('POST', `/api/v1/record/${h.seed.id}/appeals`, {
+    as: h.seed.ids.member,
+    name: 'member',
+    caps: [],
+    body: { caseNumber, text },
+  });
+
+/**
+ * Appeals a new case in a process dying at `crash` (null: never, every step counted); after a crash, again over HTTP
+ * as the member would, once the dead filing's claim has lapsed. What it left, and how many steps the process counted.
+ */
+async function appealCase(crash: Crash | null) {
+  const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
+    body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
+  });
+  expect(c.status).toBe(201);
+  const number = c.body.number as number;
+  const process = dying(crash);
+  const input = { guild: h.seed.id, member: { sub: h.seed.ids.member, name: 'member' }, text, caseNumber: number };
+  const filing = createAppeal(process.platform, process.outbox, (h.service.ctx as ModerationContext).logger, input);
+  let answer: { id: string; queueThread: string | null };
+  if (!crash) answer = await filing;
+  else {
+    await expect(filing).rejects.toThrow('process died');
+    jest.restoreAllMocks();
+    const stored = await AppealModel.findOne({ guild: h.seed.id, caseNumber: number }).lean<AppealRow>();
+    expect(stored?.announced).toBe(false);
+    // the dead filing's claim has not lapsed yet: the member is told an appeal is pending
+    expect((await appeal(number)).status).toBe(409);
+    // as two minutes later (the claim's length, LEASE_MS): the claim lapsed
+    await AppealModel.updateOne({ _id: stored?._id }, { $set: { 'lease.until': new Date(0) } });
+    const res = await appeal(number);
+    expect(res.status).toBe(201);
+    answer = res.body;
+  }
+  jest.restoreAllMocks();
+  const row = await AppealModel.findById(answer.id).lean<AppealRow>();
+  const guild = h.fake.guild(h.seed.id)!;
+  const name = queueThreadName({ record: answer.id, title: `Appeal · member · case #${number}` });
+  const threads = [...guild.channels.values()].filter(
+    (ch) => 'parent_id' in ch && ch.parent_id === h.seed.ids.modLog && ch.name === name,
+  );
+  const created = await waitFor(
+    () => eventsOfType(h.events, 'appeal.created').filter((e) => e.data.appeal.id === answer.id),
+    (found) => found.length > 0,
+  );
+  return {
+    result: {
+      announced: row?.announced,
+      claimed: row?.lease !== null,
+      threads: threads.length,
+      stored: threads.length === 1 && answer.queueThread === threads[0].id && row?.queueThread === threads[0].id,
+      posts: threads.map((t) => (guild.messages.get(t.id) ?? []).length),
+      created: created.length,
+      again: (await appeal(number)).status,
+    },
+    calls: process.calls(),
+  };
+}
+
+it('an appeal whose filing died at any step is finished by the next attempt: one thread, one post, one event', async () => {
+  const clean = await appealCase(null);
+  expect(clean.result).toEqual({
+    announced: true,
+    claimed: false,
+    threads: 1,
+    stored: true,
+    posts: [1],
+    created: 1,
+    again: 409,
+  });
+  // create the thread, post in it, emit
+  expect(clean.calls).toBe(3);
+  for (let at = 1; at <= clean.calls; at++) {
+    for (const after of [false, true]) {
+      const { result } = await appealCase({ at, after });
+      expect({ at, after, result }).toEqual({ at, after, result: clean.result });
+    }
+  }
+  h.fake.assertNoViolations();
+});
