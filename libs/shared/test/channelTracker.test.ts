@@ -95,6 +95,29 @@ describe('GuildChannelTracker', () => {
     expect(tracker.knows(GUILD, GENERAL)).toBe(false);
   });
 
+  it('names a guild it knows nothing of at its messages, and fills it from a channel list (threads never)', () => {
+    const tracker = new GuildChannelTracker();
+    expect(tracker.unknownGuildOf('MESSAGE_CREATE', message(GENERAL))).toBe(GUILD);
+    expect(tracker.unknownGuildOf('GUILD_BAN_ADD', { guild_id: GUILD })).toBeNull();
+    expect(tracker.unknownGuildOf('MESSAGE_CREATE', { id: '1', channel_id: GENERAL })).toBeNull();
+    tracker.fill(GUILD, [
+      { id: GENERAL, type: ChannelType.GuildText },
+      { id: THREAD, type: ChannelType.PrivateThread },
+      null,
+    ]);
+    expect(tracker.unknownGuildOf('MESSAGE_CREATE', message(GENERAL))).toBeNull();
+    expect(tracker.subject('MESSAGE_CREATE', message(GENERAL))).toBe(
+      'platform.dispatch.3.message.channel.MESSAGE_CREATE',
+    );
+    expect(tracker.subject('MESSAGE_CREATE', message(THREAD))).toBe('platform.dispatch.3.message.MESSAGE_CREATE');
+    // a list adds to what dispatches taught; an empty one teaches nothing
+    tracker.subject('CHANNEL_CREATE', { id: LATER, type: ChannelType.GuildText, guild_id: GUILD });
+    tracker.fill(GUILD, [{ id: VOICE, type: ChannelType.GuildVoice }]);
+    expect([GENERAL, LATER, VOICE].map((c) => tracker.knows(GUILD, c))).toEqual([true, true, true]);
+    tracker.fill(OTHER_GUILD, []);
+    expect(tracker.unknownGuildOf('MESSAGE_CREATE', message(GENERAL, OTHER_GUILD))).toBe(OTHER_GUILD);
+  });
+
   it('ignores malformed dispatches', () => {
     const tracker = new GuildChannelTracker();
     for (const d of [null, 'x', [], { id: 'not a snowflake', channels: [{ id: GENERAL, type: 0 }] }]) {

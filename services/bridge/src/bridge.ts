@@ -11,6 +11,7 @@ import {
   Routes,
 } from 'discord-api-types/v10';
 import { Registry } from 'prom-client';
+import { ChannelListFiller } from './channelLists';
 import { assignShards, type ShardPlan } from './config';
 import { bridgeMetrics } from './metrics';
 import { OrderedPublisher } from './orderedPublisher';
@@ -74,8 +75,8 @@ interface DispatchTag {
  * `Nats-Msg-Id` from `dispatchMsgId`, in arrival order. A message dispatch in a guild channel that is not a thread and
  * that this process learnt from its shards' GUILD_CREATE / CHANNEL_* dispatches (`GuildChannelTracker`, one for all
  * its shards: a guild is on one shard) goes to `platform.dispatch.<partition>.message.channel.<t>`; after a restart
- * that RESUMEs the sessions (no GUILD_CREATE) those go to `platform.dispatch.<partition>.message.<t>` until the
- * guild's next GUILD_CREATE.
+ * that RESUMEs the sessions (no GUILD_CREATE) the first message of each guild asks the platform for the guild's
+ * channel list (`ChannelListFiller`), and until it is answered those go to `platform.dispatch.<partition>.message.<t>`.
  *
  * - Sessions: persisted in NATS KV (`SessionStore`) through the library's session hooks, so a restarted bridge
  *   RESUMEs from the last stored dispatch. Reconnecting and resuming within a run are the library's.
@@ -167,10 +168,12 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
     };
 
     const channels = new GuildChannelTracker();
+    const channelLists = new ChannelListFiller(rest, channels, logger);
     ws.on(WebSocketShardEvents.Dispatch, (payload: GatewayDispatchPayload, shardId: number) => {
       if (paused || stopping) return; // not accepted: the RESUME after the pause (or restart) replays it
       const sessionId = store.sessionId(shardId) ?? 'nosession';
       const tag = { shardId, sessionId, seq: payload.s, t: payload.t };
+      channelLists.onDispatch(payload.t, payload.d);
       const subject = channels.subject(payload.t, payload.d);
       publisher.push(subject, payload, dispatchMsgId(shardId, sessionId, payload.s), tag);
       store.accept(shardId, payload.s);

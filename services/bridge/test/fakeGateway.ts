@@ -24,8 +24,8 @@ export const BOT_USER = {
 
 /**
  * A fake platform gateway on one port, as Discord documents it: `GET /api/v10/gateway/bot` (URL and recommended
- * shards), and a WebSocket gateway that says HELLO, acks heartbeats, answers IDENTIFY with READY (a new session per
- * shard), RESUME with every dispatch after the given sequence (plus `resumeOverlap` already-sent ones, to prove
+ * shards), `GET /api/v10/guilds/{guild}/channels` (from `guildChannels`; 404 Unknown Guild otherwise), and a
+ * WebSocket gateway that says HELLO, acks heartbeats, answers IDENTIFY with READY (a new session per shard), RESUME with every dispatch after the given sequence (plus `resumeOverlap` already-sent ones, to prove
  * de-duplication) then RESUMED, an unknown session with INVALID_SESSION, and REQUEST_GUILD_MEMBERS with one
  * GUILD_MEMBERS_CHUNK. Sessions outlive their connection; `emit` appends to a shard's session and sends when connected.
  */
@@ -37,6 +37,10 @@ export class FakeGateway {
   readonly gatewayAuth: string[] = [];
   /** Shards `/gateway/bot` recommends. */
   recommendedShards = 1;
+  /** `GET /guilds/{guild}/channels` answers: each guild's channels (Discord lists no threads there). */
+  readonly guildChannels = new Map<string, Array<{ id: string; type: number; name: string }>>();
+  /** Guild ids of the channel list requests, in order. */
+  readonly channelListRequests: string[] = [];
   /** Already-delivered dispatches re-sent at each RESUME. */
   resumeOverlap = 1;
   /** While true, IDENTIFY is answered only when `holdReady` turns false (see `releaseReady`). */
@@ -62,8 +66,20 @@ export class FakeGateway {
         );
         return;
       }
+      const channelList = /^\/api\/v10\/guilds\/(\d+)\/channels$/.exec(req.url ?? '');
+      const channels = channelList && this.guildChannels.get(channelList[1] as string);
+      if (channelList && req.method === 'GET') this.channelListRequests.push(channelList[1] as string);
+      if (channels && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(channels));
+        return;
+      }
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: '404: Not Found', code: 0 }));
+      res.end(
+        JSON.stringify(
+          channelList ? { message: 'Unknown Guild', code: 10004 } : { message: '404: Not Found', code: 0 },
+        ),
+      );
     });
     this.wss = new WebSocketServer({ server: this.server });
     this.wss.on('connection', (ws) => this.onConnection(ws));

@@ -33,8 +33,9 @@ function channelId(channel: unknown): string | null {
  *
  * It only ever errs towards "unknown": a channel missed (the bridge restarted and RESUMEd its sessions, which sends no
  * GUILD_CREATE) leaves its messages on `platform.dispatch.<p>.message.<EVENT>`, where every consumer of messages still
- * gets them, until the guild's next GUILD_CREATE or the channel's next CHANNEL_CREATE/UPDATE. Memory: one id per
- * channel of the connection's guilds.
+ * gets them, until the guild's next GUILD_CREATE, the channel's next CHANNEL_CREATE/UPDATE, or the publisher's `fill`
+ * from the platform's channel list (the bridge asks for it at the first message of a guild it knows nothing of,
+ * `unknownGuildOf`). Memory: one id per channel of the connection's guilds.
  */
 export class GuildChannelTracker {
   private readonly guilds = new Map<string, Set<string>>();
@@ -48,6 +49,29 @@ export class GuildChannelTracker {
   /** True when `channel` is a known guild channel (not a thread) of `guild`. */
   knows(guild: string, channel: string): boolean {
     return this.guilds.get(guild)?.has(channel) ?? false;
+  }
+
+  /**
+   * The guild of a message dispatch `{t: event, d}` of which nothing is known (no GUILD_CREATE, channel dispatch or
+   * `fill` yet: e.g. after a restart that RESUMEd), for the publisher to fetch its channel list; else null.
+   */
+  unknownGuildOf(event: string, d: unknown): string | null {
+    if (!MESSAGE_DISPATCH_GROUP.has(event)) return null;
+    const guild = dispatchGuildId(event, d);
+    return guild !== null && !this.guilds.has(guild) ? guild : null;
+  }
+
+  /**
+   * Adds the channels of the platform's channel list of `guild` (`GET /guilds/{guild}/channels`, which lists no
+   * threads; thread types are skipped anyway) to what is known. An answer older than dispatches already learnt can
+   * only re-add a deleted channel, which has no messages: it never makes a thread known.
+   */
+  fill(guild: string, channels: readonly unknown[]): void {
+    const ids = channels.map(channelId).filter((id) => id !== null);
+    if (!ids.length) return;
+    const known = this.guilds.get(guild) ?? new Set<string>();
+    for (const id of ids) known.add(id);
+    this.guilds.set(guild, known);
   }
 
   private learn(event: string, d: unknown): void {
