@@ -10,6 +10,7 @@ import type { CommunityContext } from './config';
 import { replaceGuildItems } from './packs/guildItems';
 import { applyPostDispatch, POST_DISPATCHES } from './posts/applyPostDispatch';
 import { applyStructureDispatch, STRUCTURE_DISPATCHES } from './structure/applyStructureDispatch';
+import { markItemsChanging } from './structure/loadStructure';
 
 const ITEM_DISPATCHES = ['GUILD_CREATE', 'GUILD_EMOJIS_UPDATE', 'GUILD_STICKERS_UPDATE'] as const;
 const MEMBER_DISPATCHES = ['GUILD_MEMBER_ADD', 'GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE'] as const;
@@ -27,9 +28,11 @@ async function applyStructure(ctx: CommunityContext, dispatch: Dispatch<(typeof 
   broadcastInvalidation(ctx.bus, 'access', [`${guild}:*`]);
 }
 
+/** Stores a guild's items from a dispatch, first making a platform fetch under way go again (`markItemsChanging`). */
 async function applyItemDispatch(dispatch: Dispatch<(typeof ITEM_DISPATCHES)[number]>): Promise<void> {
+  if (dispatch.t === 'GUILD_CREATE' && dispatch.d.unavailable) return;
+  await markItemsChanging(dispatch.t === 'GUILD_CREATE' ? dispatch.d.id : dispatch.d.guild_id);
   if (dispatch.t === 'GUILD_CREATE') {
-    if (dispatch.d.unavailable) return;
     await replaceGuildItems(dispatch.d.id, 'emoji', dispatch.d.emojis);
     if (dispatch.d.stickers) await replaceGuildItems(dispatch.d.id, 'sticker', dispatch.d.stickers);
   } else if (dispatch.t === 'GUILD_EMOJIS_UPDATE') {

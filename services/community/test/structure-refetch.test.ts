@@ -1,6 +1,7 @@
 import type { StructureReply } from '@guildhall/shared';
 import { startServiceHarness, waitFor } from '@guildhall/testkit';
 import { GatewayIntentBits } from 'discord-api-types/v10';
+import { GuildItemModel, type GuildItemRow } from '../src/packs/model';
 import { definition } from '../src/service';
 import { StructureModel, type StructureRow } from '../src/structure/model';
 import type { Harness } from './harness';
@@ -60,6 +61,30 @@ describe('community: a structure fetch that a dispatch overtakes', () => {
     const answer = await reading;
     expect(answer.roles.map((r) => r.id)).toContain(role.id);
     expect((await stored())?.roles.map((r) => r.id)).toContain(role.id);
+    expect(guildFetches() - fetchesBefore).toBe(2);
+  });
+
+  it('fetches again when an emoji dispatch changed the items while the platform answered', async () => {
+    const emoji = '1574871361799716999';
+    h.fake.seedGuild({ ...h.seed, emojis: [{ id: emoji, name: 'wave' }] });
+    const items = () => GuildItemModel.find({ guild: h.seed.id }).lean<GuildItemRow[]>();
+    const before = await stored();
+    await waitFor(() => Date.now() - new Date(before?.fetchedAt ?? 0).getTime() > 1);
+    await readStructure();
+    expect((await items()).map((i) => i.id)).toEqual([emoji]);
+    const fetched = await stored();
+    await waitFor(() => Date.now() - new Date(fetched?.fetchedAt ?? 0).getTime() > 1);
+    const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
+    const fetchesBefore = guildFetches();
+    const reading = readStructure();
+    await held.arrived;
+    const changesBefore = (await stored())?.rev ?? 0;
+    await h.fake.actAsUser(h.seed.ids.owner).deleteEmoji(h.seed.id, emoji);
+    // the items consumer announced the change (the revision moved) and applied it
+    await waitFor(async () => ((await stored())?.rev ?? 0) > changesBefore && (await items()).length === 0);
+    held.release();
+    await reading;
+    expect(await items()).toEqual([]);
     expect(guildFetches() - fetchesBefore).toBe(2);
   });
 });

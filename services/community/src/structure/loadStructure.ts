@@ -28,21 +28,21 @@ const FETCH_ATTEMPTS = 3;
 
 /**
  * Fetches the guild's structure and items from the platform and stores them (replacing what was stored), unless a
- * dispatch (or another fetch) changed the stored structure while the platform answered: the fetched snapshot may
- * predate that change, and storing it would undo a change no later dispatch brings back. Then it fetches again (the
- * platform's answer now includes the change), at most `FETCH_ATTEMPTS` times, and after that returns the stored
- * structure, which the dispatches keep current. Throws as `loadStructure`.
+ * dispatch (or another fetch) changed the stored structure or announced an item change (`markItemsChanging`) while
+ * the platform answered: the fetched snapshot may predate that change, and storing it would undo a change no later
+ * dispatch brings back. Then it fetches again (the platform's answer now includes the change), at most
+ * `FETCH_ATTEMPTS` times, and after that returns the stored structure, which the dispatches keep current. The items
+ * are written before the structure's conditional write, so an item dispatch applied after them either bumped the
+ * revision first (the fetch goes again) or started after the fetch's answer was read. Throws as `loadStructure`.
  */
 export async function fetchStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
   for (let attempt = 1; attempt <= FETCH_ATTEMPTS; attempt++) {
     const before = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
     const platformGuild = await fetchSnapshot(ctx, guild);
+    await replaceGuildItems(guild, 'emoji', platformGuild.emojis);
+    await replaceGuildItems(guild, 'sticker', platformGuild.stickers);
     const doc = await storeGuildSnapshot(guild, platformGuild.snapshot, { unchangedSince: before });
-    if (doc) {
-      await replaceGuildItems(guild, 'emoji', platformGuild.emojis);
-      await replaceGuildItems(guild, 'sticker', platformGuild.stickers);
-      return doc;
-    }
+    if (doc) return doc;
   }
   const stored = await StructureModel.findById(guild).lean<StructureRow>();
   if (!stored) throw new Error(`structure of ${guild} kept changing while it was fetched`);
@@ -133,6 +133,14 @@ export async function storeGuildSnapshot(
     if (isDuplicateKey(err)) return null;
     throw err;
   }
+}
+
+/**
+ * Bumps the stored structure's revision without changing it, before a dispatch writes the guild's items (emojis,
+ * stickers): a platform fetch under way (`fetchStructure`) then stores nothing it read before, and fetches again.
+ */
+export async function markItemsChanging(guild: string): Promise<void> {
+  await StructureModel.updateOne({ _id: guild }, { $inc: { rev: 1 } });
 }
 
 /**
