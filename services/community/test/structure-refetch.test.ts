@@ -30,61 +30,71 @@ describe('community: a structure fetch that a dispatch overtakes', () => {
   const stored = () => StructureModel.findById(h.seed.id).lean<StructureRow>();
   const guildFetches = () => h.fake.callsTo('GET', '/guilds/{guild_id}').length;
 
-  it('fetches again when GUILD_CREATE stored the guild while the first fetch was answered', async () => {
-    expect(await stored()).toBeNull();
+  /** Waits until the stored structure is older than the 1 ms max age, so that the next read fetches. */
+  const staleStored = async () => {
+    const doc = await stored();
+    await waitFor(() => Date.now() - new Date(doc?.fetchedAt ?? 0).getTime() > 1);
+  };
+
+  /**
+   * Reads the structure while the platform's answer to the fetch's `GET /guilds/{guild}` is held, runs `overtake`
+   * (platform changes and their dispatches applied) meanwhile, then lets the answer go. The read's answer, and how
+   * many times the read fetched the guild.
+   */
+  async function readOvertakenBy(overtake: () => Promise<void>) {
     const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
     const fetchesBefore = guildFetches();
     const reading = readStructure();
     await held.arrived;
-    const role = await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Night shift' });
-    await h.dispatch('GUILD_CREATE', h.fake.guildCreate(h.seed.id, GatewayIntentBits.Guilds));
-    await waitFor(stored, (doc) => !!doc?.roles.some((r) => r.id === role.id));
+    await overtake();
     held.release();
     const answer = await reading;
-    expect(answer.roles.map((r) => r.id)).toContain(role.id);
-    expect((await stored())?.roles.map((r) => r.id)).toContain(role.id);
-    expect(guildFetches() - fetchesBefore).toBe(2);
+    return { answer, fetches: guildFetches() - fetchesBefore };
+  }
+
+  const storedRoles = async () => (await stored())?.roles.map((r) => r.id);
+
+  it('fetches again when GUILD_CREATE stored the guild while the first fetch was answered', async () => {
+    expect(await stored()).toBeNull();
+    let role = '';
+    const { answer, fetches } = await readOvertakenBy(async () => {
+      role = (await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Night shift' })).id;
+      await h.dispatch('GUILD_CREATE', h.fake.guildCreate(h.seed.id, GatewayIntentBits.Guilds));
+      await waitFor(storedRoles, (ids) => !!ids?.includes(role));
+    });
+    expect(answer.roles.map((r) => r.id)).toContain(role);
+    expect(await storedRoles()).toContain(role);
+    expect(fetches).toBe(2);
   });
 
   it('fetches again when a role dispatch changed the stored structure while the platform answered', async () => {
-    const before = await stored();
-    expect(before).not.toBeNull();
-    // The stored structure must be older than the 1 ms max age for the read to fetch.
-    await waitFor(() => Date.now() - new Date(before?.fetchedAt ?? 0).getTime() > 1);
-    const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
-    const fetchesBefore = guildFetches();
-    const reading = readStructure();
-    await held.arrived;
-    const role = await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Weekend crew' });
-    await waitFor(stored, (doc) => !!doc?.roles.some((r) => r.id === role.id));
-    held.release();
-    const answer = await reading;
-    expect(answer.roles.map((r) => r.id)).toContain(role.id);
-    expect((await stored())?.roles.map((r) => r.id)).toContain(role.id);
-    expect(guildFetches() - fetchesBefore).toBe(2);
+    expect(await stored()).not.toBeNull();
+    await staleStored();
+    let role = '';
+    const { answer, fetches } = await readOvertakenBy(async () => {
+      role = (await h.fake.actAsUser(h.seed.ids.owner).createRole(h.seed.id, { name: 'Weekend crew' })).id;
+      await waitFor(storedRoles, (ids) => !!ids?.includes(role));
+    });
+    expect(answer.roles.map((r) => r.id)).toContain(role);
+    expect(await storedRoles()).toContain(role);
+    expect(fetches).toBe(2);
   });
 
   it('fetches again when an emoji dispatch changed the items while the platform answered', async () => {
     const emoji = '1574871361799716999';
     h.fake.seedGuild({ ...h.seed, emojis: [{ id: emoji, name: 'wave' }] });
     const items = () => GuildItemModel.find({ guild: h.seed.id }).lean<GuildItemRow[]>();
-    const before = await stored();
-    await waitFor(() => Date.now() - new Date(before?.fetchedAt ?? 0).getTime() > 1);
+    await staleStored();
     await readStructure();
     expect((await items()).map((i) => i.id)).toEqual([emoji]);
-    const fetched = await stored();
-    await waitFor(() => Date.now() - new Date(fetched?.fetchedAt ?? 0).getTime() > 1);
-    const held = h.fake.holdNextAnswer('GET', '/guilds/{guild_id}');
-    const fetchesBefore = guildFetches();
-    const reading = readStructure();
-    await held.arrived;
-    const changesBefore = (await stored())?.rev ?? 0;
-    await h.fake.actAsUser(h.seed.ids.owner).deleteEmoji(h.seed.id, emoji);
-    // the items consumer announced the change (the revision moved) and applied it
-    await waitFor(async () => ((await stored())?.rev ?? 0) > changesBefore && (await items()).length === 0);
-    held.release();
-    await reading;
+    await staleStored();
+    const { fetches } = await readOvertakenBy(async () => {
+      const revision = (await stored())?.rev ?? 0;
+      await h.fake.actAsUser(h.seed.ids.owner).deleteEmoji(h.seed.id, emoji);
+      // the items consumer announced the change (the revision moved) and applied it
+      await waitFor(async () => ((await stored())?.rev ?? 0) > revision && (await items()).length === 0);
+    });
     expect(await items()).toEqual([]);
-    expect(guildFetches() - fetchesBefore).toBe(2);
+    expect(fetches).toBe(2);
   });
 });

@@ -1,10 +1,9 @@
-import type { Outbox } from '@guildhall/shared';
-import { type Crash, dyingProcess, eventsOfType, waitFor } from '@guildhall/testkit';
+import { type Crash, eventsOfType, waitFor } from '@guildhall/testkit';
 import { createAppeal } from '../src/appeals/createAppeal';
 import { AppealModel, type AppealRow } from '../src/appeals/model';
 import type { ModerationContext } from '../src/config';
 import { queueThreadName } from '../src/platform/queueThread';
-import { type Harness, startHarness } from './harness';
+import { dyingModeration, type Harness, startHarness } from './harness';
 
 /**
  * An appeal whose filing died at any step (before or after the platform carried out the call: creating the queue
@@ -25,21 +24,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 afterEach(() => jest.restoreAllMocks());
 
-/** The service's platform and outbox dying at `crash` (null: never); once dead, the appeal's final write throws too. */
-function dying(crash: Crash | null) {
-  const live = h.service.ctx as ModerationContext;
-  const process = dyingProcess(crash);
-  const outbox = {
-    bus: live.outbox.bus,
-    emit: (...args: unknown[]) => process.step(() => (live.outbox.emit as Function).apply(live.outbox, args)),
-  } as unknown as Outbox<'moderation'>;
-  const write = AppealModel.findOneAndUpdate.bind(AppealModel);
-  jest.spyOn(AppealModel, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof write>) => {
-    if (process.dead()) throw new Error('process died');
-    return write(...args);
-  }) as typeof write);
-  return { platform: process.wrap(live.platform, ['channels', 'guilds']), outbox, calls: process.calls };
-}
+const dying = (crash: Crash | null) => dyingModeration(h, crash, AppealModel);
 
 const appeal = (caseNumber: number) =>
   h.call('POST', `/api/v1/record/${h.seed.id}/appeals`, {

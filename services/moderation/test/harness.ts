@@ -1,7 +1,7 @@
-import type { JournalEvent, MemberHistoryRequest } from '@guildhall/shared';
-import { type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
+import type { JournalEvent, MemberHistoryRequest, Outbox } from '@guildhall/shared';
+import { type Crash, dyingProcess, type ServiceHarness, startServiceHarness } from '@guildhall/testkit';
 import type { z } from 'zod';
-import type { ModerationConfig } from '../src/config';
+import type { ModerationConfig, ModerationContext } from '../src/config';
 import { definition } from '../src/service';
 
 /** The moderation suites' harness (see `startServiceHarness`). */
@@ -16,6 +16,36 @@ export function startHarness(extraEnv: Record<string, string> = {}): Promise<Har
     env: { EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500', ...extraEnv },
     caller: { as: 'moderator' },
   });
+}
+
+/**
+ * The service's platform and outbox as in a process dying at `crash` (null: never; see `dyingProcess`), for crash
+ * redelivery tests: its platform calls (`channels`, `guilds`, `interactions`) and emits are the counted steps, and once
+ * it died the record's final write (`model.findOneAndUpdate`) throws "process died" too. Undo the spy with
+ * `jest.restoreAllMocks()`.
+ */
+export function dyingModeration(
+  h: Harness,
+  crash: Crash | null,
+  model: { findOneAndUpdate: (...args: never[]) => unknown },
+) {
+  const live = h.service.ctx as ModerationContext;
+  const process = dyingProcess(crash);
+  const outbox = {
+    bus: live.outbox.bus,
+    emit: (...args: unknown[]) => process.step(() => (live.outbox.emit as Function).apply(live.outbox, args)),
+  } as unknown as Outbox<'moderation'>;
+  const target = model as unknown as { findOneAndUpdate: (...args: unknown[]) => unknown };
+  const write = target.findOneAndUpdate.bind(target);
+  jest.spyOn(target, 'findOneAndUpdate').mockImplementation((...args: unknown[]) => {
+    if (process.dead()) throw new Error('process died');
+    return write(...args);
+  });
+  return {
+    platform: process.wrap(live.platform, ['channels', 'guilds', 'interactions']),
+    outbox,
+    calls: process.calls,
+  };
 }
 
 /**

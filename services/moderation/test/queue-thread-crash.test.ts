@@ -1,10 +1,9 @@
-import type { Outbox } from '@guildhall/shared';
-import { type Crash, dyingProcess, eventsOfType, waitFor } from '@guildhall/testkit';
+import { type Crash, eventsOfType, waitFor } from '@guildhall/testkit';
 import type { ModerationContext } from '../src/config';
 import { queueThreadName } from '../src/platform/queueThread';
 import { fileReport } from '../src/reports/fileReport';
 import { ReportModel, type ReportRow } from '../src/reports/model';
-import { type Harness, reportInteraction, startHarness } from './harness';
+import { dyingModeration, type Harness, reportInteraction, startHarness } from './harness';
 
 /**
  * A report command redelivered after the process died at any step of filing it (before or after the platform
@@ -25,28 +24,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 afterEach(() => jest.restoreAllMocks());
 
-/**
- * The service's platform and outbox dying at `crash` (see `dyingProcess`): its platform calls and emits are the
- * counted steps, and once it died the report's final write throws "process died" too.
- */
-function dying(crash: Crash | null) {
-  const live = h.service.ctx as ModerationContext;
-  const process = dyingProcess(crash);
-  const outbox = {
-    bus: live.outbox.bus,
-    emit: (...args: unknown[]) => process.step(() => (live.outbox.emit as Function).apply(live.outbox, args)),
-  } as unknown as Outbox<'moderation'>;
-  const write = ReportModel.findOneAndUpdate.bind(ReportModel);
-  jest.spyOn(ReportModel, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof write>) => {
-    if (process.dead()) throw new Error('process died');
-    return write(...args);
-  }) as typeof write);
-  return {
-    platform: process.wrap(live.platform, ['channels', 'guilds', 'interactions']),
-    outbox,
-    calls: process.calls,
-  };
-}
+const dying = (crash: Crash | null) => dyingModeration(h, crash, ReportModel);
 
 /** Files a report, first in a process dying at `crash` when given, then delivered again; what it left. */
 async function file(crash: Crash | null) {
