@@ -1,4 +1,5 @@
 import { RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { resumeAppealFilings } from './appeals/createAppeal';
 import { appealLeases } from './appeals/model';
 import { appealRoutes } from './appeals/routes';
 import { expireCases } from './cases/expireCases';
@@ -17,7 +18,8 @@ import { settingsRoutes } from './settings/routes';
 /**
  * The moderation service: cases (numbering, platform actions, expiry, revoke), appeals, message reports and the
  * member record. Moves claims stored under the earlier `busyUntil` field to `lease`, then starts the report and case-log consumers, the expiry poller (every `EXPIRY_POLL_MS`, and once at
- * boot so anything that came due while down is handled) and the `RPC.features('moderation')` responder.
+ * boot so anything that came due while down is handled), the recovery pollers of cases and appeal filings a request
+ * that died left half-done (every `EXPIRY_POLL_MS`) and the `RPC.features('moderation')` responder.
  */
 export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> = {
   name: 'moderation',
@@ -47,8 +49,14 @@ export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> =
       () => resumePendingCases(ctx.platform, ctx.outbox).then(() => undefined),
       ctx.logger,
     );
+    const appealRecovery = startPoller(
+      'appeal-filing-recovery',
+      ctx.config.EXPIRY_POLL_MS,
+      () => resumeAppealFilings(ctx.platform, ctx.outbox, ctx.logger).then(() => undefined),
+      ctx.logger,
+    );
     const features = ctx.bus.reply(RPC.features('moderation'), moderationFeatures);
     const people = followPeople(ctx.bus, ctx.logger);
-    return [...consumers, expiry, recovery, people, { stop: async () => features.unsubscribe() }];
+    return [...consumers, expiry, recovery, appealRecovery, people, { stop: async () => features.unsubscribe() }];
   },
 };

@@ -1,5 +1,5 @@
 import { type Crash, eventsOfType, waitFor } from '@guildhall/testkit';
-import { createAppeal } from '../src/appeals/createAppeal';
+import { createAppeal, resumeAppealFilings } from '../src/appeals/createAppeal';
 import { AppealModel, type AppealRow } from '../src/appeals/model';
 import type { ModerationContext } from '../src/config';
 import { queueThreadName } from '../src/platform/queueThread';
@@ -15,7 +15,8 @@ let h: Harness;
 const text = 'I did not mean it, please lift the timeout so I can talk again.';
 
 beforeAll(async () => {
-  h = await startHarness();
+  // the recovery poller stays out of the way (an hour): each test says who finishes a dead filing
+  h = await startHarness({ EXPIRY_POLL_MS: '3600000' });
   const settings = { appealsChannel: h.seed.ids.modLog, reportsChannel: null };
   expect((await h.call('PUT', `/api/v1/servers/${h.seed.id}/moderation/settings`, { body: settings })).status).toBe(
     200,
@@ -35,10 +36,11 @@ const appeal = (caseNumber: number) =>
   });
 
 /**
- * Appeals a new case in a process dying at `crash` (null: never, every step counted); after a crash, again over HTTP
- * as the member would, once the dead filing's claim has lapsed. What it left, and how many steps the process counted.
+ * Appeals a new case in a process dying at `crash` (null: never, every step counted); after a crash, once the dead
+ * filing's claim has lapsed, the filing is finished by `finisher`: the member appealing again over HTTP, or the
+ * service's recovery run. What it left, and how many steps the process counted.
  */
-async function appealCase(crash: Crash | null) {
+async function appealCase(crash: Crash | null, finisher: 'member' | 'recovery' = 'member') {
   const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
     body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
   });
@@ -58,9 +60,16 @@ async function appealCase(crash: Crash | null) {
     expect((await appeal(number)).status).toBe(409);
     // as two minutes later (the claim's length, LEASE_MS): the claim lapsed
     await AppealModel.updateOne({ _id: stored?._id }, { $set: { 'lease.until': new Date(0) } });
-    const res = await appeal(number);
-    expect(res.status).toBe(201);
-    answer = res.body;
+    if (finisher === 'member') {
+      const res = await appeal(number);
+      expect(res.status).toBe(201);
+      answer = res.body;
+    } else {
+      const live = h.service.ctx as ModerationContext;
+      expect(await resumeAppealFilings(live.platform, live.outbox, live.logger)).toBe(1);
+      const row = await AppealModel.findById(stored?._id).lean<AppealRow>();
+      answer = { id: String(row?._id), queueThread: row?.queueThread ?? null };
+    }
   }
   jest.restoreAllMocks();
   const row = await AppealModel.findById(answer.id).lean<AppealRow>();
@@ -106,5 +115,18 @@ it('an appeal whose filing died at any step is finished by the next attempt: one
       expect({ at, after, result }).toEqual({ at, after, result: clean.result });
     }
   }
+  h.fake.assertNoViolations();
+});
+
+it('an appeal whose filing died and that nobody sends again is finished by the recovery run', async () => {
+  const clean = await appealCase(null);
+  for (let at = 1; at <= clean.calls; at++) {
+    for (const after of [false, true]) {
+      const { result } = await appealCase({ at, after }, 'recovery');
+      expect({ at, after, result }).toEqual({ at, after, result: clean.result });
+    }
+  }
+  const live = h.service.ctx as ModerationContext;
+  expect(await resumeAppealFilings(live.platform, live.outbox, live.logger)).toBe(0);
   h.fake.assertNoViolations();
 });

@@ -17,7 +17,14 @@ import { CaseModel, type CaseRow, caseId } from '../cases/model';
 import { newRecordId } from '../ids';
 import { openQueueThread } from '../platform/queueThread';
 import { getSettings } from '../settings/model';
-import { AppealLockModel, AppealModel, type AppealRow, appealLeases, appealSubject } from './model';
+import {
+  AppealLockModel,
+  AppealModel,
+  type AppealRow,
+  appealLeases,
+  appealSubject,
+  UNANNOUNCED_APPEALS,
+} from './model';
 import { toAppeal } from './toAppeal';
 
 export interface CreateAppealInput {
@@ -113,6 +120,32 @@ async function resumeFiling(
   if (!lock) return null;
   const claim = await appealLeases.claim({ _id: lock.appeal, member, status: 'pending', announced: false });
   return claim && announce(platform, outbox, logger, claim.row, claim.lease, true);
+}
+
+/** Appeal filings finished per `resumeAppealFilings` run at most. */
+const RESUME_BATCH = 50;
+
+/**
+ * One recovery run: finishes the filing of every pending appeal whose filing died (`announced: false`, its claim
+ * lapsed: stored and locked, no thread or `appeal.created` yet), as `createAppeal` would have, so an appeal the member
+ * never sends again is still announced. Claims are atomic: replicas and a member's retry never finish one twice.
+ * Returns how many were finished.
+ */
+export async function resumeAppealFilings(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  logger: Logger,
+): Promise<number> {
+  let finished = 0;
+  for (; finished < RESUME_BATCH; finished++) {
+    const claim = await appealLeases.claim(
+      { announced: false, status: 'pending' },
+      { sort: UNANNOUNCED_APPEALS, hint: UNANNOUNCED_APPEALS },
+    );
+    if (!claim) break;
+    await announce(platform, outbox, logger, claim.row, claim.lease, true);
+  }
+  return finished;
 }
 
 /**

@@ -47,6 +47,9 @@ const appealSchema = new Schema<AppealRow>(
 );
 appealSchema.index({ guild: 1, _id: -1 });
 appealSchema.index({ guild: 1, status: 1, _id: -1 });
+/** Appeals whose filing has not finished (`announced: false`), oldest first: what `resumeAppealFilings` looks at. */
+export const UNANNOUNCED_APPEALS = { createdAt: 1 } as const;
+appealSchema.index(UNANNOUNCED_APPEALS, { name: 'unannounced', partialFilterExpression: { announced: false } });
 
 export const AppealModel = mongoose.models.Appeal ?? mongoose.model<AppealRow>('Appeal', appealSchema);
 /** Claims of the requests deciding appeals: one decision at a time per appeal across replicas. */
