@@ -130,3 +130,32 @@ it('an appeal whose filing died and that nobody sends again is finished by the r
   expect(await resumeAppealFilings(live.platform, live.outbox, live.logger)).toBe(0);
   h.fake.assertNoViolations();
 });
+
+it('the recovery run deletes an appeal that never got its lock (its request died between the two writes)', async () => {
+  const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
+    body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
+  });
+  const live = h.service.ctx as ModerationContext;
+  const threadsBefore = h.fake.callsTo('POST', '/channels/{channel_id}/threads').length;
+  // what the dead request left: the appeal, claimed by it (the claim since lapsed), and no lock
+  await AppealModel.create({
+    _id: 'a0a0a0a0a0a0a0a0a0a0a0a0',
+    guild: h.seed.id,
+    member: h.seed.ids.member,
+    memberName: 'member',
+    caseNumber: c.body.number,
+    text,
+    status: 'pending',
+    announced: false,
+    lease: { holder: 'dead request', until: new Date(0) },
+    createdAt: new Date(),
+  });
+  expect(await resumeAppealFilings(live.platform, live.outbox, live.logger)).toBe(0);
+  expect(await AppealModel.findById('a0a0a0a0a0a0a0a0a0a0a0a0')).toBeNull();
+  expect(h.fake.callsTo('POST', '/channels/{channel_id}/threads')).toHaveLength(threadsBefore);
+  expect(eventsOfType(h.events, 'appeal.created').some((e) => e.data.appeal.id === 'a0a0a0a0a0a0a0a0a0a0a0a0')).toBe(
+    false,
+  );
+  // the member can appeal the case
+  expect((await appeal(c.body.number)).status).toBe(201);
+});

@@ -128,8 +128,9 @@ const RESUME_BATCH = 50;
 /**
  * One recovery run: finishes the filing of every pending appeal whose filing died (`announced: false`, its claim
  * lapsed: stored and locked, no thread or `appeal.created` yet), as `createAppeal` would have, so an appeal the member
- * never sends again is still announced. Claims are atomic: replicas and a member's retry never finish one twice.
- * Returns how many were finished.
+ * never sends again is still announced. An appeal that never got its lock (the request died between the two writes,
+ * or lost the race for the lock and died before removing its row) was never accepted: it is deleted. Claims are
+ * atomic: replicas and a member's retry never finish one twice. Returns how many were finished.
  */
 export async function resumeAppealFilings(
   platform: PlatformApi,
@@ -137,13 +138,23 @@ export async function resumeAppealFilings(
   logger: Logger,
 ): Promise<number> {
   let finished = 0;
-  for (; finished < RESUME_BATCH; finished++) {
+  for (let claimed = 0; claimed < RESUME_BATCH; claimed++) {
     const claim = await appealLeases.claim(
       { announced: false, status: 'pending' },
       { sort: UNANNOUNCED_APPEALS, hint: UNANNOUNCED_APPEALS },
     );
     if (!claim) break;
-    await announce(platform, outbox, logger, claim.row, claim.lease, true);
+    const { row, lease } = claim;
+    const locked = await AppealLockModel.exists({
+      _id: appealSubject(row.guild, row.caseNumber, row.member),
+      appeal: row._id,
+    });
+    if (!locked) {
+      await AppealModel.deleteOne({ _id: row._id, 'lease.holder': lease.holder });
+      continue;
+    }
+    await announce(platform, outbox, logger, row, lease, true);
+    finished++;
   }
   return finished;
 }
