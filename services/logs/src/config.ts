@@ -19,7 +19,7 @@ export const logsEnv = {
   ACTOR_MATCH_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
   LOG_POST_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
   LOG_FLUSH_MS: z.coerce.number().int().positive().default(1_000),
-  INGEST_BATCH: z.coerce.number().int().min(1).max(5_000).default(500),
+  INGEST_BATCH: z.coerce.number().int().min(1).max(5_000).default(250),
   JOURNAL_RETENTION_DAYS: z.coerce.number().int().min(8).max(3650).default(90),
   RETENTION_SWEEP_MS: z.coerce.number().int().positive().default(60_000),
   ACCESS_CACHE_MS: z.coerce.number().int().min(0).default(10_000),
