@@ -53,3 +53,11 @@ export function dyingProcess(crash: Crash | null): DyingProcess {
     });
   return { step, wrap, dead: () => dead, calls: () => count };
 }
+
+/**
+ * Every crash point of a run that made `calls` counted steps (see `DyingProcess.calls`): before and after each step,
+ * in order (`{at: 1, after: false}`, `{at: 1, after: true}`, `{at: 2, after: false}`, ...).
+ */
+export function crashPoints(calls: number): Crash[] {
+  return Array.from({ length: calls }, (_, i) => [false, true].map((after) => ({ at: i + 1, after }))).flat();
+}
