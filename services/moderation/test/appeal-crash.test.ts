@@ -127,6 +127,31 @@ it('an appeal whose filing died and that nobody sends again is finished by the r
   h.fake.assertNoViolations();
 });
 
+it('deciding an appeal while it is being filed is refused as still being filed', async () => {
+  const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
+    body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
+  });
+  // a filing under way: stored, claimed by its request, not yet announced
+  await AppealModel.create({
+    _id: 'b0b0b0b0b0b0b0b0b0b0b0b0',
+    guild: h.seed.id,
+    member: h.seed.ids.member,
+    memberName: 'member',
+    caseNumber: c.body.number,
+    text,
+    status: 'pending',
+    announced: false,
+    lease: { holder: 'filing request', until: new Date(Date.now() + 60_000) },
+    createdAt: new Date(),
+  });
+  const decided = await h.call('POST', `/api/v1/servers/${h.seed.id}/appeals/b0b0b0b0b0b0b0b0b0b0b0b0/decision`, {
+    body: { decision: 'denied', note: '' },
+  });
+  expect(decided.status).toBe(409);
+  expect(decided.body).toMatchObject({ code: 'appeal_busy', detail: 'This appeal is still being filed' });
+  expect((await AppealModel.findById('b0b0b0b0b0b0b0b0b0b0b0b0').lean<AppealRow>())?.status).toBe('pending');
+});
+
 it('the recovery run deletes an appeal that never got its lock (its request died between the two writes)', async () => {
   const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
     body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },

@@ -55,7 +55,7 @@ async function liftAppealed(
 }
 
 /**
- * Decides a pending appeal (404 unknown, 409 already decided or being decided). `accepted` lifts the case or ban
+ * Decides a pending appeal (404 unknown, 409 already decided, being decided or still being filed). `accepted` lifts the case or ban
  * first (a refusal is a 502 and the appeal stays pending); `denied` keeps the case. Frees the appeal's lock, so
  * the member may appeal again later, and emits `appeal.decided`.
  */
@@ -68,7 +68,11 @@ export async function decideAppeal(
   if (!claim) {
     const row = await AppealModel.findOne({ _id: input.id, guild: input.guild }).lean<AppealRow>();
     if (!row) throw notFound(`Unknown appeal ${input.id}`, 'appeal_not_found');
-    if (row.status === 'pending') throw conflict('This appeal is being decided', 'appeal_busy');
+    if (row.status === 'pending')
+      throw conflict(
+        row.announced === false ? 'This appeal is still being filed' : 'This appeal is being decided',
+        'appeal_busy',
+      );
     throw conflict(`This appeal is already ${row.status}`, 'appeal_already_decided');
   }
   const { row: claimed, lease } = claim;
