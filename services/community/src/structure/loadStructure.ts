@@ -41,7 +41,7 @@ export async function fetchStructure(ctx: CommunityContext, guild: string): Prom
     const platformGuild = await fetchSnapshot(ctx, guild);
     await replaceGuildItems(guild, 'emoji', platformGuild.emojis);
     await replaceGuildItems(guild, 'sticker', platformGuild.stickers);
-    const doc = await storeGuildSnapshot(guild, platformGuild.snapshot, { unchangedSince: before });
+    const doc = await storeFetchedSnapshot(guild, platformGuild.snapshot, before);
     if (doc) return doc;
   }
   const stored = await StructureModel.findById(guild).lean<StructureRow>();
@@ -95,20 +95,11 @@ export interface GuildSnapshot {
 type StoredRevision = Pick<StructureRow, 'botRoles' | 'rev'> | null;
 
 /**
- * Replaces the stored structure of `guild` with `snapshot` (threads are left out: they are posts, not structure) and
- * returns it. A dispatch (GUILD_CREATE, in stream order) replaces unconditionally. A platform fetch passes
- * `unchangedSince`, what was stored when it started (`null`: nothing): it is stored only if that is still so, and
- * `null` is returned otherwise.
+ * The stored structure of `guild` made from `snapshot` (threads are left out: they are posts, not structure), one
+ * revision after `previous` and keeping its bot roles when the snapshot has none.
  */
-export async function storeGuildSnapshot(
-  guild: string,
-  snapshot: GuildSnapshot,
-  options?: { unchangedSince: StoredRevision },
-): Promise<StructureRow | null> {
-  const previous = options
-    ? options.unchangedSince
-    : await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
-  const doc: StructureRow = {
+function snapshotRow(guild: string, snapshot: GuildSnapshot, previous: StoredRevision): StructureRow {
+  return {
     _id: guild,
     owner: snapshot.owner,
     premiumTier: snapshot.premiumTier,
@@ -118,12 +109,31 @@ export async function storeGuildSnapshot(
     fetchedAt: new Date(),
     rev: (previous?.rev ?? 0) + 1,
   };
-  if (!options) {
-    await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });
-    return doc;
-  }
-  if (previous) {
-    const result = await StructureModel.replaceOne({ _id: guild, rev: previous.rev }, doc);
+}
+
+/**
+ * Replaces the stored structure of `guild` with the snapshot a dispatch carries (GUILD_CREATE, applied in stream
+ * order, so unconditionally) and returns it.
+ */
+export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureRow> {
+  const previous = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
+  const doc = snapshotRow(guild, snapshot, previous);
+  await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });
+  return doc;
+}
+
+/**
+ * Stores the snapshot a platform fetch read, only if the stored structure is still `unchangedSince` (what was stored
+ * when the fetch started; `null`: nothing), and returns it; returns `null` if something changed it meanwhile.
+ */
+async function storeFetchedSnapshot(
+  guild: string,
+  snapshot: GuildSnapshot,
+  unchangedSince: StoredRevision,
+): Promise<StructureRow | null> {
+  const doc = snapshotRow(guild, snapshot, unchangedSince);
+  if (unchangedSince) {
+    const result = await StructureModel.replaceOne({ _id: guild, rev: unchangedSince.rev }, doc);
     return result.matchedCount === 1 ? doc : null;
   }
   try {
