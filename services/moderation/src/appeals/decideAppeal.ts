@@ -55,9 +55,9 @@ async function liftAppealed(
 }
 
 /**
- * Decides a pending appeal (404 unknown, 409 already decided, being decided or still being filed). `accepted` lifts the case or ban
- * first (a refusal is a 502 and the appeal stays pending); `denied` keeps the case. Frees the appeal's lock, so
- * the member may appeal again later, and emits `appeal.decided`.
+ * Decides a pending appeal (404 unknown, 409 already decided, being decided or still being filed). `accepted` lifts
+ * the case or ban first (a refusal is a 502 and the appeal stays pending); `denied` keeps the case. Frees the appeal's
+ * lock, so the member may appeal again later, and emits `appeal.decided`.
  */
 export async function decideAppeal(
   platform: PlatformApi,
