@@ -127,13 +127,16 @@ it('an appeal whose filing died and that nobody sends again is finished by the r
   h.fake.assertNoViolations();
 });
 
-it('deciding an appeal while it is being filed is refused as still being filed', async () => {
+/**
+ * Stores what a filing request leaves before it announces the appeal: the member's pending appeal `id` of a new
+ * timeout case, claimed by that request until `claimedUntil`, not announced (and no lock). Resolves the case number.
+ */
+async function unannouncedAppeal(id: string, holder: string, claimedUntil: Date): Promise<number> {
   const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
     body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
   });
-  // a filing under way: stored, claimed by its request, not yet announced
   await AppealModel.create({
-    _id: 'b0b0b0b0b0b0b0b0b0b0b0b0',
+    _id: id,
     guild: h.seed.id,
     member: h.seed.ids.member,
     memberName: 'member',
@@ -141,9 +144,15 @@ it('deciding an appeal while it is being filed is refused as still being filed',
     text,
     status: 'pending',
     announced: false,
-    lease: { holder: 'filing request', until: new Date(Date.now() + 60_000) },
+    lease: { holder, until: claimedUntil },
     createdAt: new Date(),
   });
+  return c.body.number;
+}
+
+it('deciding an appeal while it is being filed is refused as still being filed', async () => {
+  // a filing under way: stored, claimed by its request, not yet announced
+  await unannouncedAppeal('b0b0b0b0b0b0b0b0b0b0b0b0', 'filing request', new Date(Date.now() + 60_000));
   const decided = await h.call('POST', `/api/v1/servers/${h.seed.id}/appeals/b0b0b0b0b0b0b0b0b0b0b0b0/decision`, {
     body: { decision: 'denied', note: '' },
   });
@@ -153,24 +162,10 @@ it('deciding an appeal while it is being filed is refused as still being filed',
 });
 
 it('the recovery run deletes an appeal that never got its lock (its request died between the two writes)', async () => {
-  const c = await h.call('POST', `/api/v1/servers/${h.seed.id}/cases`, {
-    body: { target: h.seed.ids.member, action: 'timeout', reason: 'spam', duration: 3600 },
-  });
   const live = h.service.ctx as ModerationContext;
   const threadsBefore = h.fake.callsTo('POST', '/channels/{channel_id}/threads').length;
   // what the dead request left: the appeal, claimed by it (the claim since lapsed), and no lock
-  await AppealModel.create({
-    _id: 'a0a0a0a0a0a0a0a0a0a0a0a0',
-    guild: h.seed.id,
-    member: h.seed.ids.member,
-    memberName: 'member',
-    caseNumber: c.body.number,
-    text,
-    status: 'pending',
-    announced: false,
-    lease: { holder: 'dead request', until: new Date(0) },
-    createdAt: new Date(),
-  });
+  const caseNumber = await unannouncedAppeal('a0a0a0a0a0a0a0a0a0a0a0a0', 'dead request', new Date(0));
   expect(await resumeAppealFilings(live.platform, live.outbox, live.logger)).toBe(0);
   expect(await AppealModel.findById('a0a0a0a0a0a0a0a0a0a0a0a0')).toBeNull();
   expect(h.fake.callsTo('POST', '/channels/{channel_id}/threads')).toHaveLength(threadsBefore);
@@ -178,5 +173,5 @@ it('the recovery run deletes an appeal that never got its lock (its request died
     false,
   );
   // the member can appeal the case
-  expect((await appeal(c.body.number)).status).toBe(201);
+  expect((await appeal(caseNumber)).status).toBe(201);
 });
