@@ -106,6 +106,15 @@ export class Leases<T extends { _id: string }> {
       .exec() as Promise<T | null>;
   }
 
+  /**
+   * Deletes document `id` if it is still held under `lease` (a holder whose claim was taken over deletes nothing).
+   * Returns whether it was deleted.
+   */
+  async remove(id: string, lease: Lease): Promise<boolean> {
+    const result = await this.model.deleteOne({ _id: id, 'lease.holder': lease.holder });
+    return result.deletedCount === 1;
+  }
+
   /** Like `release` for every document of `ids` still held under `lease`; returns how many were released. */
   async releaseMany(ids: string[], lease: Lease, update: Record<string, unknown> = {}): Promise<number> {
     const result = await this.model.updateMany(

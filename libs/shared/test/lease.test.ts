@@ -52,7 +52,7 @@ describe('Leases', () => {
     expect(await jobs.claim({})).toBeNull();
   });
 
-  it('takes over a lapsed claim; the old holder then changes nothing', async () => {
+  it('takes over a lapsed claim; the old holder then changes nothing, the new one may delete it', async () => {
     await Job.create({ _id: 'a', due: 1 });
     const crashed = await jobs.claim({ _id: 'a' });
     if (!crashed) throw new Error('first claim failed');
@@ -62,7 +62,10 @@ describe('Leases', () => {
     expect(taker).not.toBeNull();
     expect(await jobs.release('a', crashed.lease, { $set: { done: true } })).toBeNull();
     expect(await jobs.renew(crashed.lease)).toBeNull();
+    expect(await jobs.remove('a', crashed.lease)).toBe(false);
     expect((await Job.findById('a').lean())?.done).toBe(false);
+    expect(await jobs.remove('a', taker!.lease)).toBe(true);
+    expect(await Job.findById('a').lean()).toBeNull();
   });
 
   it('renew extends the claim and release frees the document with its update', async () => {

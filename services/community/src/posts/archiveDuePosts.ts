@@ -1,6 +1,6 @@
 import { isPlatformNotFound, platformFailure } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
-import { PostModel, postLeases } from './model';
+import { postLeases } from './model';
 
 const RETRY_MS = 5 * 60_000;
 
@@ -25,7 +25,7 @@ export async function archiveDuePosts(ctx: CommunityContext): Promise<number> {
       await postLeases.release(post._id, lease, { $set: { archived: true, archiveAt: null } });
       archived++;
     } catch (err) {
-      if (isPlatformNotFound(err)) await PostModel.deleteOne({ _id: post._id, 'lease.holder': lease.holder });
+      if (isPlatformNotFound(err)) await postLeases.remove(post._id, lease);
       else {
         ctx.logger.warn({ post: post._id, failure: platformFailure(err) }, 'archiving a post failed; retrying later');
         await postLeases.release(post._id, lease, { $set: { archiveAt: new Date(Date.now() + RETRY_MS) } });

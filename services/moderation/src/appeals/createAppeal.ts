@@ -150,7 +150,7 @@ export async function resumeAppealFilings(
       appeal: row._id,
     });
     if (!locked) {
-      await AppealModel.deleteOne({ _id: row._id, 'lease.holder': lease.holder });
+      await appealLeases.remove(row._id, lease);
       continue;
     }
     await announce(platform, outbox, logger, row, lease, true);
