@@ -1,4 +1,4 @@
-import { crashPoints, dyingProcess } from '@guildhall/testkit';
+import { type Crash, crashPoints, dyingProcess } from '@guildhall/testkit';
 
 describe('crash points', () => {
   it('lists a crash before and after every counted step, in order', () => {
@@ -13,7 +13,7 @@ describe('crash points', () => {
 
   it('kills the process before or after the chosen step, and at every step after it', async () => {
     /** Runs steps a, b, c in a process that dies at `crash`: which steps were carried out, and whether it died. */
-    const carriedOut = async (crash: { at: number; after: boolean }) => {
+    const carriedOut = async (crash: Crash) => {
       const dying = dyingProcess(crash);
       const done: string[] = [];
       for (const name of ['a', 'b', 'c']) await dying.step(async () => done.push(name)).catch(() => undefined);
