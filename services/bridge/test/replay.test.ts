@@ -59,6 +59,10 @@ describe('replayFile', () => {
       expect(firstMsg?.subject).toBe(`${ns}.platform.dispatch.${BigInt(first.d.id) % 16n}.other.GUILD_CREATE`);
       expect(firstMsg?.string()).toBe(firstLine);
       expect(firstMsg?.header?.get('Nats-Msg-Id')).toBe(lineMsgId(firstLine));
+      // pipelined publishes keep the file's order in the stream
+      const lines = readFileSync(fixture, 'utf8').trimEnd().split('\n');
+      for (let seq = 1; seq <= total; seq++)
+        expect((await bus.jsm.streams.getMessage(stream, { seq }))?.string()).toBe(lines[seq - 1]);
 
       // as the bridge routes them: the messages of the channels the day's GUILD_CREATE and CHANNEL_CREATE name on the
       // channel subject, those of its threads (listed, or created during the day) on the message subject
