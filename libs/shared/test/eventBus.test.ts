@@ -124,6 +124,40 @@ describe('EventBus over real NATS JetStream', () => {
     expect(Math.max(...batches)).toBeGreaterThan(1);
   });
 
+  it('a batch consumer busy with a batch takes what arrived meanwhile as full batches, in order', async () => {
+    const durable = 'batch-busy-test';
+    const batches: number[][] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    // on partition 5, which no other test here publishes on (its consumer also gets their partition 0 messages)
+    await bus.consumeBatches<{ i: number; pad?: string }>(
+      { stream: 'PLATFORM', durable, filterSubjects: dispatchFilters('MESSAGE_CREATE') },
+      100,
+      async (batch) => {
+        if (batch[0]?.data.pad === undefined) return;
+        batches.push(batch.map((m) => m.data.i));
+        if (batches.length === 1) await gate;
+      },
+    );
+    try {
+      // 2 KB each, so they arrive over many socket reads, not all in one turn of the event loop
+      const pad = 'x'.repeat(2048);
+      const send = (i: number) => bus.publish('platform.dispatch.5.message.MESSAGE_CREATE', { i, pad }, `busy${i}`);
+      await send(0);
+      await waitFor(() => batches.length === 1);
+      await Promise.all(Array.from({ length: 250 }, (_, i) => send(i + 1)));
+      const consumer = `${ns}_${durable}-p5`;
+      await waitFor(
+        async () => (await bus.jsm.consumers.info(bus.streamName('PLATFORM'), consumer)).num_ack_pending === 251,
+      );
+    } finally {
+      release();
+    }
+    await waitFor(() => batches.flat().length === 251);
+    expect(batches.flat()).toEqual(Array.from({ length: 251 }, (_, i) => i));
+    expect(batches.slice(1, 3).map((b) => b.length)).toEqual([100, 100]);
+  });
+
   /** Subscribes to `deadletter.<durable>` and collects the parked messages' JSON. */
   function deadLetters(durable: string): unknown[] {
     const parked: unknown[] = [];

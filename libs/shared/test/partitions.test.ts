@@ -15,7 +15,9 @@ import {
   partitionFilters,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
+import { DiscardPolicy } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
+import pino from 'pino';
 
 const logger = createLogger('test', 'silent');
 const run = promisify(execFile);
@@ -173,6 +175,43 @@ describe('per-guild order over JetStream partitions', () => {
     await publish(bus, { guild: GUILD_A, n: 3 }, 'poison');
     await waitFor(() => bystander.includes(3));
     expect(bystander.sort()).toEqual([1, 1, 2, 2, 3]);
+  });
+
+  it('a message that cannot be parked stays in hand, its partition waiting, and is parked once dead letters are back', async () => {
+    const lines: string[] = [];
+    const capturing = pino({ level: 'error' }, { write: (line: string) => lines.push(line) });
+    const own = testNamespace();
+    const bus = await EventBus.connect({ url: testNatsUrl(), name: 'park-test', namespace: own, logger: capturing });
+    try {
+      // the dead-letter stream refuses new messages: full, and set to discard new ones
+      const stream = bus.streamName('DEADLETTER');
+      const config = (await bus.jsm.streams.info(stream)).config;
+      await bus.jsm.streams.update(stream, { ...config, max_msgs: 1, discard: DiscardPolicy.New });
+      await bus.js.publish(bus.subject('deadletter.filler'), new Uint8Array());
+      const handled: number[] = [];
+      const opts = {
+        stream: 'PLATFORM' as const,
+        durable: 'park-fail',
+        filterSubjects: dispatchFilters('MESSAGE_CREATE'),
+      };
+      await bus.consume<Msg>({ ...opts, maxDeliver: 1 }, async ({ data }) => {
+        if (data.poison) throw new Error('poisoned');
+        handled.push(data.n);
+      });
+      await publish(bus, { guild: GUILD_A, n: 1, poison: true }, 'park');
+      await publish(bus, { guild: GUILD_A, n: 2 }, 'park');
+      await waitFor(() => lines.filter((l) => l.includes('parking a message failed')).length >= 2);
+      expect(handled).toEqual([]);
+
+      await bus.jsm.streams.update(stream, { ...config, max_msgs: -1 });
+      await waitFor(() => handled.includes(2));
+      expect(handled).toEqual([2]);
+      const parked = await listDeadLetters(bus, 'park-fail');
+      expect(parked.map((l) => l.reason)).toEqual(['poisoned']);
+    } finally {
+      await bus.close();
+      await deleteNamespace(own);
+    }
   });
 
   it('two replicas share the partitions, each guild in order, and one leaving hands its partitions over', async () => {

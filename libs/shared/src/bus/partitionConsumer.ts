@@ -28,16 +28,17 @@ export interface PartitionHandling {
 
 /**
  * Handles one partition of a durable consumer while this replica holds its lease: pulls (one pull outstanding at a
- * time), hands messages to the handler in stream order, in batches of what has arrived, and acknowledges them once
- * handled. A failing message is retried here, in order, with a growing delay, while the messages after it wait (all
- * kept in progress, so JetStream redelivers none of them); after `maxDeliver` attempts it is parked and the partition
- * goes on. On `stop` the messages not yet handled are handed back (nak, in order) for the next holder. A message
- * delivered again while in hand (its ack wait ran out, e.g. the event loop stalled) is dropped, not handled twice.
+ * time), hands messages to the handler in stream order, in batches of what has arrived (up to `batchSize`: what arrives
+ * while the handler is busy waits for its next batch), and acknowledges them once handled. A failing message is retried
+ * here, in order, with a growing delay, while the messages after it wait (all kept in progress, so JetStream redelivers
+ * none of them); after `maxDeliver` attempts it is parked and the partition goes on. On `stop` the messages not yet
+ * handled are handed back (nak, in order) for the next holder. A message delivered again while in hand (its ack wait
+ * ran out, e.g. the event loop stalled) is dropped, not handled twice.
  *
  * Takeover: messages an earlier holder left unacknowledged (it crashed, stalled, or its naks are still on their way)
  * come back when their ack wait runs out, and NATS 2.9 redelivers them in the order their ack waits ran out, not in
- * stream order. So while the consumer has unacknowledged messages this holder does not have, everything pulled is
- * held (kept in progress); once every unacknowledged message is in hand they are handed over in stream order.
+ * stream order. So while the consumer has unacknowledged messages this holder does not have, everything pulled is held
+ * (kept in progress); once every unacknowledged message is in hand they are handed over in stream order.
  *
  * Fencing: `holds` says whether this replica surely still holds the partition's lease. Once it is false the consumer
  * touches nothing any more (no pull, no handling, no ack, nak or in-progress mark); what it had in hand comes back to
@@ -88,23 +89,30 @@ export class PartitionConsumer {
     const keepalive = setInterval(() => {
       if (this.holds()) for (const m of this.inHand.values()) m.working();
     }, this.how.ackWaitMs / 5);
-    let chain = Promise.resolve();
-    const handOver = (batch: JsMsg[]) => {
-      if (batch.length) chain = chain.then(() => this.process(batch));
+    // handed over and not yet taken by the handler, in stream order; the handler takes up to a batch whenever it is
+    // free, so what arrives while it is busy waits and goes in the next batch instead of in batches of its own
+    const queue: JsMsg[] = [];
+    let working: Promise<void> | null = null;
+    const handOver = (messages: JsMsg[]) => {
+      queue.push(...messages);
+      if (!queue.length || working) return;
+      working = (async () => {
+        try {
+          // what arrives in the same turn of the event loop goes in the same batch
+          await new Promise<void>((r) => setImmediate(r));
+          while (queue.length) await this.process(queue.splice(0, this.how.batchSize));
+        } finally {
+          working = null;
+        }
+      })();
     };
     let takingOver = true;
     try {
       while (this.active()) {
-        let buffer: JsMsg[] = [];
-        const flush = () => {
-          handOver(buffer);
-          buffer = [];
-        };
         try {
           if (takingOver && (await this.consumer.info()).num_ack_pending <= this.inHand.size) {
             takingOver = false;
-            const held = [...this.inHand.values()].sort((a, b) => a.seq - b.seq);
-            for (let i = 0; i < held.length; i += this.how.batchSize) handOver(held.slice(i, i + this.how.batchSize));
+            handOver([...this.inHand.values()].sort((a, b) => a.seq - b.seq));
           }
           const messages = await this.consumer.fetch({ max_messages: this.how.fetchSize, expires: FETCH_EXPIRES_MS });
           for await (const m of messages) {
@@ -119,19 +127,15 @@ export class PartitionConsumer {
               continue;
             }
             this.inHand.set(m.seq, m);
-            if (takingOver) continue;
-            buffer.push(m);
-            if (buffer.length >= this.how.batchSize) flush();
-            else if (buffer.length === 1) setImmediate(flush);
+            if (!takingOver) handOver([m]);
           }
         } catch (err) {
           if (!this.stopping) this.logger.warn({ err, ...this.where }, 'pull failed; trying again');
           await this.pause(1_000);
         }
-        flush();
       }
     } finally {
-      await chain;
+      await working;
       // held while taking over and never handed over: handed back
       this.settle(
         [...this.inHand.values()].sort((a, b) => a.seq - b.seq),
@@ -154,19 +158,25 @@ export class PartitionConsumer {
     this.settle(batch, (m) => m.nak());
   }
 
-  /** Handles `m` alone until it succeeds or is parked; `failed` attempts were already made here. */
+  /**
+   * Handles `m` alone until it succeeds or is parked (a failed parking is tried again after the same delay);
+   * `failed` attempts were already made here.
+   */
   private async oneByOne(m: JsMsg, failed: number, firstErr: unknown): Promise<void> {
     let err = firstErr;
     for (let attempt = m.info.deliveryCount + failed; ; attempt++) {
       if (attempt > m.info.deliveryCount) {
         if (attempt > this.how.maxDeliver) {
           if (!this.active()) return;
-          await this.how.park(m, err);
-          return this.settle([m], (x) => x.term());
-        }
-        this.logger.warn({ err, subject: m.subject, attempt: attempt - 1, ...this.where }, 'handler failed; retrying');
+          if (await this.parked(m, err)) return this.settle([m], (x) => x.term());
+        } else
+          this.logger.warn(
+            { err, subject: m.subject, attempt: attempt - 1, ...this.where },
+            'handler failed; retrying',
+          );
         await this.pause(Math.min(30_000, 200 * 2 ** (attempt - 1)));
         if (!this.active()) return;
+        if (attempt > this.how.maxDeliver) continue;
       }
       try {
         await this.how.handle([m]);
@@ -174,6 +184,17 @@ export class PartitionConsumer {
       } catch (e) {
         err = e;
       }
+    }
+  }
+
+  /** Parks `m` (true), or logs why it could not (e.g. NATS unreachable: false, the message stays in hand). */
+  private async parked(m: JsMsg, err: unknown): Promise<boolean> {
+    try {
+      await this.how.park(m, err);
+      return true;
+    } catch (parkErr) {
+      this.logger.error({ err: parkErr, subject: m.subject, ...this.where }, 'parking a message failed; retrying');
+      return false;
     }
   }
 
