@@ -166,17 +166,17 @@ export class PartitionConsumer {
     let err = firstErr;
     for (let attempt = m.info.deliveryCount + failed; ; attempt++) {
       if (attempt > m.info.deliveryCount) {
-        if (attempt > this.how.maxDeliver) {
+        const parking = attempt > this.how.maxDeliver;
+        if (parking) {
           if (!this.active()) return;
           if (await this.parked(m, err)) return this.settle([m], (x) => x.term());
-        } else
-          this.logger.warn(
-            { err, subject: m.subject, attempt: attempt - 1, ...this.where },
-            'handler failed; retrying',
-          );
+        } else {
+          const where = { err, subject: m.subject, attempt: attempt - 1, ...this.where };
+          this.logger.warn(where, 'handler failed; retrying');
+        }
         await this.pause(Math.min(30_000, 200 * 2 ** (attempt - 1)));
         if (!this.active()) return;
-        if (attempt > this.how.maxDeliver) continue;
+        if (parking) continue;
       }
       try {
         await this.how.handle([m]);
