@@ -79,8 +79,7 @@ class Window {
   }
 
   async acquire(): Promise<void> {
-    while (this.active >= this.size) await new Promise<void>((r) => this.waiters.push(r));
-    this.active++;
+    while (!this.tryAcquire()) await new Promise<void>((r) => this.waiters.push(r));
   }
 
   release(): void {
@@ -98,13 +97,13 @@ class Window {
  * Publishes the recorded dispatches of `file` to NATS JetStream, each on the subject the bridge would give it
  * (`platform.dispatch.<partition>.<group>.<t>`, from a `GuildChannelTracker` fed the file's dispatches in file order,
  * so a message in a channel the file's earlier GUILD_CREATE / CHANNEL_CREATE named goes to
- * `platform.dispatch.<partition>.message.channel.<t>`) with its exact line
- * text as the message body and `lineMsgId(line)` as `Nats-Msg-Id` (replaying a file twice within 10 minutes
- * stores nothing new). As fast as possible, publishes are pipelined (`window` awaiting acknowledgement, in file
- * order on one connection; lines published while the window has room leave in one socket write); with `speed` N, each line waits until (its time - first time) / N has passed since the
- * start, where a line's time is `dispatchTime`, or the previous line's when it has none or would go back in time.
- * Malformed lines are counted and listed with their line numbers. Rejects only when the file cannot be read or
- * NATS cannot be reached.
+ * `platform.dispatch.<partition>.message.channel.<t>`) with its exact line text as the message body and
+ * `lineMsgId(line)` as `Nats-Msg-Id` (replaying a file twice within 10 minutes stores nothing new). As fast as
+ * possible, publishes are pipelined (`window` awaiting acknowledgement, in file order on one connection; lines
+ * published while the window has room leave in one socket write); with `speed` N, each line waits until (its time -
+ * first time) / N has passed since the start, where a line's time is `dispatchTime`, or the previous line's when it has
+ * none or would go back in time. Malformed lines are counted and listed with their line numbers. Rejects only when the
+ * file cannot be read or NATS cannot be reached.
  */
 export async function replayFile(opts: ReplayOptions): Promise<ReplaySummary> {
   const text = await readFile(opts.file, 'utf8');

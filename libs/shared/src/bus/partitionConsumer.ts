@@ -171,8 +171,10 @@ export class PartitionConsumer {
           if (!this.active()) return;
           if (await this.parked(m, err)) return this.settle([m], (x) => x.term());
         } else {
-          const where = { err, subject: m.subject, attempt: attempt - 1, ...this.where };
-          this.logger.warn(where, 'handler failed; retrying');
+          this.logger.warn(
+            { err, subject: m.subject, attempt: attempt - 1, ...this.where },
+            'handler failed; retrying',
+          );
         }
         await this.pause(Math.min(30_000, 200 * 2 ** (attempt - 1)));
         if (!this.active()) return;
