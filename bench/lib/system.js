@@ -106,7 +106,7 @@ function envOption(text) {
     text
       .split(',')
       .filter(Boolean)
-      .map((kv) => kv.split('=')),
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
 }
 

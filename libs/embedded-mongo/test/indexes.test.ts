@@ -230,11 +230,83 @@ describeEmbedded(
     it('uses the index of a leading $match in aggregate', async () => {
       const r = await env.db.command({
         aggregate: 'planned',
-        pipeline: [{ $match: { guild: 'g9' } }, { $count: 'n' }],
+        pipeline: [{ $match: { guild: 'g9' } }, { $sort: { score: 1 } }, { $limit: 3 }],
         explain: true,
       });
       expect(r.queryPlanner.winningPlan.indexName).toBe('guild_1');
       expect(r.executionStats.totalDocsExamined).toBe(100);
+      expect(r.executionStats.nReturned).toBe(3);
+    });
+
+    it('counts from the index alone when its bounds say exactly what the filter does, and by reading otherwise', async () => {
+      const coll = env.db.collection<Loose>('counted');
+      await coll.createIndex({ g: 1, k: -1 });
+      const docs: Loose[] = [];
+      for (let i = 0; i < 300; i++) {
+        const g = ['a', 'b', 'c'][i % 3];
+        const kinds = [`k${String(i).padStart(3, '0')}`, i, null, new Date(1_700_000_000_000 + i), undefined];
+        const k = kinds[i % 5];
+        docs.push(k === undefined ? { _id: i, g } : { _id: i, g, k });
+      }
+      await coll.insertMany(docs);
+      const counted = async (filter: Loose, options: { skip?: number; limit?: number } = {}) => {
+        const pipeline: Loose[] = [{ $match: filter }];
+        if (options.skip) pipeline.push({ $skip: options.skip });
+        if (options.limit) pipeline.push({ $limit: options.limit });
+        pipeline.push({ $group: { _id: 1, n: { $sum: 1 } } });
+        const explained = await env.db.command({ aggregate: 'counted', pipeline, explain: true });
+        const read = (await coll.find(filter).toArray()).length;
+        return {
+          n: await coll.countDocuments(filter, options),
+          read: Math.max(0, Math.min(options.limit ?? read, read - (options.skip ?? 0))),
+          stage: explained.queryPlanner.winningPlan.stage,
+          docsExamined: explained.executionStats.totalDocsExamined,
+        };
+      };
+      const range = await counted({ g: 'a', k: { $gte: 'k030', $lte: 'k150' } });
+      expect(range).toEqual({ n: 9, read: 9, stage: 'COUNT_SCAN', docsExamined: 0 });
+      const numbers = await counted({ g: { $in: ['a', 'b'] }, k: { $gt: 10, $lt: 200 } });
+      expect(numbers).toMatchObject({ stage: 'COUNT_SCAN', docsExamined: 0 });
+      expect(numbers.n).toBe(numbers.read);
+      expect(numbers.n).toBe(25);
+      const windowed = await counted({ g: 'b' }, { skip: 7, limit: 50 });
+      expect(windowed).toEqual({ n: 50, read: 50, stage: 'COUNT_SCAN', docsExamined: 0 });
+      // one-sided ranges, dates, null and mixed types are matched by reading the documents: a count from the index
+      // would include the other types the range reaches (numbers, dates) or miss the documents without the field
+      for (const filter of [
+        { g: 'a', k: { $gte: 'k100' } },
+        { g: 'c', k: { $gte: 0 } },
+        { g: 'a', k: null },
+        { g: 'b', k: { $gte: new Date(1_700_000_000_000), $lt: new Date(1_700_000_000_200) } },
+        { g: 'a', k: { $gte: 5, $lte: 'k200' } },
+        { g: { $in: ['a', 'a'] } },
+      ]) {
+        const r = await counted(filter);
+        expect(r.stage).not.toBe('COUNT_SCAN');
+        expect(r.docsExamined).toBeGreaterThan(0);
+        expect(r.n).toBe(r.read);
+      }
+      expect((await counted({ g: 'a', k: null })).n).toBe(40);
+      expect((await counted({ g: 'z', k: { $gte: 'a', $lte: 'z' } })).n).toBe(0);
+      const command = await env.db.command({ count: 'counted', query: { g: 'a', k: { $gte: 'k030', $lte: 'k150' } } });
+      expect(command.n).toBe(9);
+      const named = await coll.aggregate([{ $match: { g: 'c', k: { $gte: 0, $lte: 299 } } }, { $count: 'total' }]);
+      expect(await named.toArray()).toEqual([{ total: 20 }]);
+      const none = await coll.aggregate([{ $match: { g: 'c', k: { $gte: 'x', $lte: 'y' } } }, { $count: 'total' }]);
+      expect(await none.toArray()).toEqual([]);
+    });
+
+    it('counts a multikey index by reading the documents (an array matches each of its elements)', async () => {
+      const coll = env.db.collection<Loose>('counted_multikey');
+      await coll.createIndex({ t: 1 });
+      await coll.insertMany([{ t: 'x' }, { t: ['x', 'y'] }, { t: 'y' }, { t: ['x', 'x'] }]);
+      expect(await coll.countDocuments({ t: 'x' })).toBe(3);
+      const explained = await env.db.command({
+        aggregate: 'counted_multikey',
+        pipeline: [{ $match: { t: 'x' } }, { $group: { _id: 1, n: { $sum: 1 } } }],
+        explain: true,
+      });
+      expect(explained.queryPlanner.winningPlan.stage).toBe('IXSCAN');
     });
   },
 );

@@ -1,6 +1,6 @@
 import { Aggregator, ProcessingMode } from 'mingo';
 import { check, MongoCommandError, toCommandError } from '../errors';
-import { type FindRequest, project, runFind } from '../query/find';
+import { countMatches, type FindRequest, project, runFind } from '../query/find';
 import { applyUpdate, buildUpsert } from '../query/update';
 import type { Collection } from '../storage/collection';
 import { compareValues, type Doc, getPath, isPlainObject, sameBson } from '../values';
@@ -39,7 +39,31 @@ function batchSizeOf(cmd: Doc): number | undefined {
   return n === undefined ? undefined : n;
 }
 
-/** Runs an aggregation pipeline; a leading `$match` (+ `$sort`, `$skip`, `$limit`) is planned like a find. */
+/**
+ * The output document of a pipeline's last stage when it only counts its input: `{$count: '<field>'}`, or a `$group`
+ * with a constant `_id` (not an expression) and one `{$sum: 1}` accumulator (what the drivers' `countDocuments`
+ * sends). Undefined for any other stage.
+ */
+function countingStage(stage: Doc | undefined): ((n: number) => Doc) | undefined {
+  if (typeof stage?.$count === 'string') {
+    const field = stage.$count;
+    return (n) => ({ [field]: n });
+  }
+  const group = stage?.$group;
+  if (!isPlainObject(group)) return undefined;
+  const { _id: id, ...accumulators } = group;
+  const constant = id === null || typeof id === 'number' || (typeof id === 'string' && !id.startsWith('$'));
+  const fields = Object.keys(accumulators);
+  const sum = fields.length === 1 ? accumulators[fields[0]] : undefined;
+  if (!constant || !isPlainObject(sum) || Object.keys(sum).length !== 1 || sum.$sum !== 1) return undefined;
+  return (n) => ({ _id: id, [fields[0]]: n });
+}
+
+/**
+ * Runs an aggregation pipeline; a leading `$match` (+ `$sort`, `$skip`, `$limit`) is planned like a find. When only a
+ * counting stage follows (`countingStage`), the matches are counted with `countMatches` (from the index alone when it
+ * can) instead of being read; an empty count yields no document, as MongoDB's.
+ */
 function aggregate(coll: Collection | undefined, pipeline: Doc[], ctx: CommandContext): { docs: Doc[]; explain: Doc } {
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0];
@@ -53,6 +77,11 @@ function aggregate(coll: Collection | undefined, pipeline: Doc[], ctx: CommandCo
   if (pipeline[i]?.$sort) req.sort = docOrEmpty(pipeline[i++].$sort);
   if (pipeline[i]?.$skip !== undefined) req.skip = num(pipeline[i++].$skip);
   if (pipeline[i]?.$limit !== undefined) req.limit = num(pipeline[i++].$limit);
+  const counted = pipeline.length === i + 1 ? countingStage(pipeline[i]) : undefined;
+  if (coll && counted) {
+    const { n, explain } = countMatches(coll, req);
+    return { docs: n ? [counted(n)] : [], explain };
+  }
   const found = coll ? runFind(coll, req) : { docs: [], explain: { stage: 'EOF', keysExamined: 0, docsExamined: 0 } };
   const rest = pipeline.slice(i);
   if (!rest.length) return { docs: found.docs, explain: found.explain };
@@ -204,10 +233,8 @@ export const crudCommands: Record<string, Handler> = {
     const skip = num(cmd.skip) ?? 0;
     const limit = Math.abs(num(cmd.limit) ?? 0);
     const query = docOrEmpty(cmd.query);
-    const n = Object.keys(query).length
-      ? runFind(coll, { filter: query, skip, limit, hint: cmd.hint }).docs.length
-      : Math.max(0, Math.min(limit || Number.POSITIVE_INFINITY, coll.size - skip));
-    return { n, ok: 1 };
+    const hint = Object.keys(query).length ? cmd.hint : undefined;
+    return { n: countMatches(coll, { filter: query, skip, limit, hint }).n, ok: 1 };
   },
   distinct: (cmd, ctx) => {
     refuseCollation(cmd.collation, 'distinct');

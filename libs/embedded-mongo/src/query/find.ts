@@ -168,3 +168,33 @@ export function runFind(coll: Collection, req: FindRequest): FindResult {
     explain: { stage: p.stage, indexName: p.indexName, keysExamined: p.stats.keysExamined, docsExamined },
   };
 }
+
+/** Result of {@link countMatches}: how many documents, plus what `explain` reports. */
+export interface CountResult {
+  n: number;
+  explain: FindResult['explain'];
+}
+
+/**
+ * How many documents match `req.filter`, after `req.skip` and at most `req.limit` (0: no limit), as the `count`
+ * command and a counting aggregation answer. An empty filter is answered from the collection's size and a filter
+ * whose index bounds are exact (`Plan.exact`) from the index entries alone (stage `COUNT_SCAN`, no document read);
+ * anything else runs the query.
+ */
+export function countMatches(coll: Collection, req: FindRequest): CountResult {
+  const skip = req.skip ?? 0;
+  const limit = req.limit ?? 0;
+  const window = (n: number) => Math.max(0, Math.min(limit > 0 ? limit : Number.POSITIVE_INFINITY, n - skip));
+  if (!Object.keys(req.filter).length && req.hint === undefined) {
+    return { n: window(coll.size), explain: { stage: 'COUNT', keysExamined: 0, docsExamined: 0 } };
+  }
+  const p = plan(coll, req.filter, undefined, req.hint);
+  if (!p.exact || !p.ids) {
+    const found = runFind(coll, { filter: req.filter, skip, limit, hint: req.hint });
+    return { n: found.docs.length, explain: found.explain };
+  }
+  let n = 0;
+  for (const _ of p.ids) n++;
+  const explain = { stage: 'COUNT_SCAN', indexName: p.indexName, keysExamined: p.stats.keysExamined, docsExamined: 0 };
+  return { n: window(n), explain };
+}

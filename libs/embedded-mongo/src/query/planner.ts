@@ -22,6 +22,11 @@ export interface Plan {
   sorted: boolean;
   /** True when the same id can come more than once (multikey index). */
   mayRepeat: boolean;
+  /**
+   * True when `ids` are exactly the documents matching the filter (`exactBounds`), so counting them needs no document
+   * read (MongoDB's COUNT_SCAN).
+   */
+  exact: boolean;
   text?: { index: TextIndex; search: TextSearch };
   stats: ScanStats;
 }
@@ -161,6 +166,52 @@ function sortOrder(ix: OrderedIndex, bounds: ScanBounds, sort: [string, number][
   return { ok: true, reverse: Boolean(reverse) };
 }
 
+/**
+ * A value whose index entries hold exactly the documents a query's equality on it matches: a string, a boolean or a
+ * finite number.
+ */
+function exactValue(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+const LOWER_OPS = new Set(['$gt', '$gte']);
+const UPPER_OPS = new Set(['$lt', '$lte']);
+
+/**
+ * Whether scanning `ix` within `bounds` finds exactly the documents matching `filter` (no document needs reading to
+ * count them): the index is plain (not multikey, sparse or partial), `filter` has only field conditions, each on a
+ * field the bounds bind, and each says exactly what its bound does: for the fields of `bounds.points`, a value, `$eq`
+ * or `$in` of distinct strings, booleans or finite numbers; for the field after them, a range with a lower and an
+ * upper end of one type, strings or finite numbers (so the range holds no other type, as a query's range does not).
+ * Conservative: anything else (`$and`, `$or`, other operators, dates, ids, null, one-sided ranges) is not exact.
+ */
+function exactBounds(ix: OrderedIndex, bounds: ScanBounds, filter: Doc): boolean {
+  if (ix.multikey || ix.spec.sparse || ix.spec.partialFilterExpression) return false;
+  const m = bounds.points.length;
+  const fields = Object.keys(filter);
+  if (fields.length !== m + (bounds.range ? 1 : 0)) return false;
+  return fields.every((field) => {
+    const at = ix.fields.indexOf(field);
+    if (at < 0 || at > m || field.startsWith('$')) return false;
+    const cond = filter[field];
+    const ops: [string, unknown][] =
+      isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$')) ? Object.entries(cond) : [['$eq', cond]];
+    if (at < m) {
+      const [op, arg] = ops.length === 1 ? ops[0] : [];
+      const values = op === '$eq' ? [arg] : op === '$in' && Array.isArray(arg) ? arg : null;
+      return values?.every(exactValue) === true && new Set(values).size === values.length;
+    }
+    const types = new Set(ops.map(([, arg]) => (exactValue(arg) ? typeof arg : 'other')));
+    return (
+      (types.has('string') || types.has('number')) &&
+      types.size === 1 &&
+      ops.some(([op]) => LOWER_OPS.has(op)) &&
+      ops.some(([op]) => UPPER_OPS.has(op)) &&
+      ops.every(([op]) => LOWER_OPS.has(op) || UPPER_OPS.has(op))
+    );
+  });
+}
+
 function findHinted(coll: Collection, hint: unknown): AnyIndex | 'natural' | undefined {
   if (hint === undefined || hint === null || (isPlainObject(hint) && !Object.keys(hint).length)) return undefined;
   if (isPlainObject(hint) && '$natural' in hint) return 'natural';
@@ -220,12 +271,15 @@ export function plan(coll: Collection, filter: Doc, sortSpec: Doc | undefined, h
       ids: narrowed ? intersect(postings, narrowed, reverse) : ridsOf(postings),
       sorted: wanted.length === 0 || byId,
       mayRepeat: false,
+      exact: false,
       text: { index, search },
       stats,
     };
   }
   const hinted = findHinted(coll, hint);
-  if (hinted === 'natural') return { stage: 'COLLSCAN', ids: null, sorted: sort.length === 0, mayRepeat: false, stats };
+  if (hinted === 'natural') {
+    return { stage: 'COLLSCAN', ids: null, sorted: sort.length === 0, mayRepeat: false, exact: false, stats };
+  }
   let best: { ix: OrderedIndex; bounds: ScanBounds; score: number; sorted: boolean; reverse: boolean } | undefined;
   for (const ix of coll.indexes.values()) {
     if (!(ix instanceof OrderedIndex)) continue;
@@ -252,8 +306,9 @@ export function plan(coll: Collection, filter: Doc, sortSpec: Doc | undefined, h
       ids: best.ix.scan(best.bounds, best.reverse, stats),
       sorted: best.sorted,
       mayRepeat: best.ix.multikey,
+      exact: exactBounds(best.ix, best.bounds, rest),
       stats,
     };
   }
-  return { stage: 'COLLSCAN', ids: null, sorted: sort.length === 0, mayRepeat: false, stats };
+  return { stage: 'COLLSCAN', ids: null, sorted: sort.length === 0, mayRepeat: false, exact: false, stats };
 }
