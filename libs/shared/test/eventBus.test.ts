@@ -158,6 +158,58 @@ describe('EventBus over real NATS JetStream', () => {
     expect(batches.slice(1, 3).map((b) => b.length)).toEqual([100, 100]);
   });
 
+  it('a pipelined batch consumer prepares the next batch while one is handled, and writes and settles in order', async () => {
+    const durable = 'pipelined-test';
+    const prepared: number[][] = [];
+    const written: number[] = [];
+    let failOnce = true;
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    // on partition 6, which no other test here publishes on (its consumer also gets their partition 0 messages)
+    await bus.consumeBatches<{ i: number; run?: string }>(
+      { stream: 'PLATFORM', durable, filterSubjects: dispatchFilters('MESSAGE_CREATE'), pipeline: 2 },
+      10,
+      async (batch, inTurn) => {
+        const ids = batch.filter((m) => m.data.run === 'pipelined').map((m) => m.data.i);
+        if (!ids.length) return;
+        prepared.push(ids);
+        await inTurn();
+        if (ids.includes(0)) {
+          // the first batch is held until the next one has been prepared, then fails once: it is handled message by
+          // message before the next batch's turn comes
+          await gate;
+          if (failOnce) {
+            failOnce = false;
+            throw new Error('the store refused the batch');
+          }
+        }
+        written.push(...ids);
+      },
+    );
+    try {
+      await bus.publish('platform.dispatch.6.message.MESSAGE_CREATE', { i: 0, run: 'pipelined' }, 'pipelined0');
+      await Promise.all(
+        Array.from({ length: 29 }, (_, i) =>
+          bus.publish(
+            'platform.dispatch.6.message.MESSAGE_CREATE',
+            { i: i + 1, run: 'pipelined' },
+            `pipelined${i + 1}`,
+          ),
+        ),
+      );
+      await waitFor(() => prepared.some((ids) => !ids.includes(0)));
+      expect(written).toEqual([]);
+    } finally {
+      release();
+    }
+    await waitFor(() => written.length === 30);
+    expect(written).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    const consumer = `${ns}_${durable}-p6`;
+    await waitFor(
+      async () => (await bus.jsm.consumers.info(bus.streamName('PLATFORM'), consumer)).num_ack_pending === 0,
+    );
+  });
+
   /** Subscribes to `deadletter.<durable>` and collects the parked messages' JSON. */
   function deadLetters(durable: string): unknown[] {
     const parked: unknown[] = [];

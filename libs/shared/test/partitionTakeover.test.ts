@@ -48,6 +48,7 @@ describe('taking over a partition', () => {
   const handling = (handled: number[], gate?: () => Promise<void>): PartitionHandling => ({
     batchSize: 4,
     fetchSize: 64,
+    pipeline: 1,
     ackWaitMs: ACK_WAIT_MS,
     maxDeliver: 20,
     wanted: () => true,

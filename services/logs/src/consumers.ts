@@ -38,7 +38,8 @@ async function botUser(ctx: LogsContext): Promise<string | null> {
 /**
  * Starts the durable consumers: message dispatches in batches (`logs-messages`: those in threads and unknown channels
  * and those in known channels, one durable per partition covering both subjects, so a guild's messages and their
- * edits and deletes are handled in stream order whichever subject each came on), other platform dispatches one by
+ * edits and deletes are handled in stream order whichever subject each came on; a batch is decoded and prepared while
+ * the previous one is written, `pipeline` 2), other platform dispatches one by
  * one in order (`logs-journal`), audit-log entries for anti-nuke (`logs-antinuke`), and other services' events (`logs-service-events`: moderation cases, every
  * service's `settings.updated`, community's `forum.status`).
  */
@@ -46,9 +47,9 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
   const botUserId = await botUser(ctx);
   const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform, ctx.bus), botUserId };
   const stopMessages = await ctx.bus.consumeBatches(
-    dispatchConsumer('logs-messages', MESSAGE_DISPATCHES, { maxAckPending: opts.batchSize * 8 }),
+    dispatchConsumer('logs-messages', MESSAGE_DISPATCHES, { maxAckPending: opts.batchSize * 8, pipeline: 2 }),
     opts.batchSize,
-    (batch) => ingestMessages(journal, policy, batch),
+    (batch, inTurn) => ingestMessages(journal, policy, batch, inTurn),
   );
   const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), async (msg) => {
     await ingestPlatform(journal, botUserId, msg);

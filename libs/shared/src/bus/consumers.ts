@@ -4,7 +4,7 @@ import type { MessageScope } from './dispatchSubjects';
 import type { ConsumeOptions } from './eventBus';
 
 /** Delivery tuning of a consumer (see `ConsumeOptions`). */
-export type ConsumerTuning = Pick<ConsumeOptions, 'maxAckPending' | 'ackWaitMs' | 'maxDeliver'>;
+export type ConsumerTuning = Pick<ConsumeOptions, 'maxAckPending' | 'ackWaitMs' | 'maxDeliver' | 'pipeline'>;
 
 /**
  * Options of a durable consumer of the service events `events` (stream EVENTS, any guild), e.g.

@@ -68,6 +68,12 @@ export interface ConsumeOptions<T = unknown> {
   /** Attempts at one message before it is parked on `deadletter.<durable>` (default 20). */
   maxDeliver?: number;
   /**
+   * Batches of one partition handled at once, at most (default 1). With 2 the handler gets the next batch while the
+   * previous one is still being handled, and must await its `inTurn` argument before reading or writing anything
+   * the previous batch may change (its work before that, decoding and preparing, overlaps the previous batch's writes).
+   */
+  pipeline?: number;
+  /**
    * Checks and types a message's decoded JSON (`subject` without the namespace prefix). A message it throws on (or
    * that is not JSON) is parked on `deadletter.<durable>` at once and logged, never handed to the handler.
    * Without it the JSON is handed on as it is.
@@ -229,7 +235,8 @@ export class EventBus {
    * `handler` (see `consumeBatches`). Returns a function that stops the consumer.
    */
   consume<T>(opts: ConsumeOptions<T>, handler: (msg: BusMessage<T>) => Promise<void>): Promise<() => Promise<void>> {
-    return this.consumeBatches<T>(opts, 1, async (batch) => {
+    return this.consumeBatches<T>(opts, 1, async (batch, inTurn) => {
+      await inTurn();
       for (const msg of batch) await handler(msg);
     });
   }
@@ -242,12 +249,14 @@ export class EventBus {
    * that keeps failing is retried with a growing delay while the rest of its partition waits, and after `maxDeliver`
    * attempts parked on the DEADLETTER stream (`deadletter.<durable>`), counted and logged; so is a message
    * `opts.parse` refuses, at once. `handler` must be idempotent (a replica that crashes mid-batch leaves it to be
-   * handled again). Returns a function that stops the consumer (messages in hand handled or handed back).
+   * handled again). With `opts.pipeline` 2 it gets a partition's next batch while the previous one is still being
+   * handled and awaits `inTurn` before touching what that batch may change (`ConsumeOptions.pipeline`). Returns a
+   * function that stops the consumer (messages in hand handled or handed back).
    */
   async consumeBatches<T>(
     opts: ConsumeOptions<T>,
     batchSize: number,
-    handler: (batch: BusMessage<T>[]) => Promise<void>,
+    handler: (batch: BusMessage<T>[], inTurn: () => Promise<void>) => Promise<void>,
   ): Promise<() => Promise<void>> {
     const multiple = this.supportsMultipleFilters();
     const maxAckPending = opts.maxAckPending ?? 512;
@@ -272,13 +281,14 @@ export class EventBus {
     const handling: PartitionHandling = {
       batchSize,
       fetchSize: Math.min(maxAckPending, Math.max(batchSize * 2, 64)),
+      pipeline: Math.max(1, opts.pipeline ?? 1),
       ackWaitMs,
       maxDeliver: opts.maxDeliver ?? 20,
       wanted: (m) => {
         const replayFor = m.headers?.values(REPLAY_FOR_HEADER) ?? [];
         return (!replayFor.length || replayFor.includes(opts.durable)) && inFilters(m.subject);
       },
-      handle: async (batch) => {
+      handle: async (batch, inTurn) => {
         const decoded: BusMessage<T>[] = [];
         for (const m of batch) {
           try {
@@ -289,7 +299,7 @@ export class EventBus {
         }
         if (!decoded.length) return;
         const requestId = batch[0]?.headers?.get(REQUEST_ID_HEADER) || `nats-${batch[0]?.seq}`;
-        await runWithRequestId(requestId, () => handler(decoded));
+        await runWithRequestId(requestId, () => handler(decoded, inTurn));
       },
       park: (m, err) => this.park(m, opts.durable, err, 'handler kept failing; message parked on dead letter'),
     };

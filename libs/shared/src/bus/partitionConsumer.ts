@@ -18,10 +18,17 @@ export interface PartitionHandling {
   /** False for a message this consumer does not handle (filtered here on servers without several filters): acked at once. */
   wanted(m: JsMsg): boolean;
   /**
-   * Handles messages in stream order; resolves when they are done. Throws for a batch that failed (the batch is
-   * then tried again one message at a time). A message it cannot use at all it parks itself.
+   * Batches handled at once, at most (1: one after the other). With 2, the next batch's handler starts while the
+   * previous one is still being handled, and must await its `inTurn` before reading or writing anything that the
+   * previous batch's handling may change.
    */
-  handle(batch: JsMsg[]): Promise<void>;
+  pipeline: number;
+  /**
+   * Handles messages in stream order; resolves when they are done. Throws for a batch that failed (the batch is
+   * then tried again one message at a time). A message it cannot use at all it parks itself. `inTurn` resolves once
+   * every earlier batch is settled (at once unless `pipeline` > 1) and rejects when the partition stopped first.
+   */
+  handle(batch: JsMsg[], inTurn: () => Promise<void>): Promise<void>;
   /** Copies a message that kept failing to the dead letters (resolves once stored); it is acknowledged after. */
   park(m: JsMsg, err: unknown): Promise<void>;
 }
@@ -29,7 +36,9 @@ export interface PartitionHandling {
 /**
  * Handles one partition of a durable consumer while this replica holds its lease: pulls (one pull outstanding at a
  * time), hands messages to the handler in stream order, in batches of what has arrived (up to `batchSize`: what arrives
- * while the handler is busy waits for its next batch), and acknowledges them once handled. A failing message is retried
+ * while the handler is busy waits for its next batch), and acknowledges them once handled. With `pipeline` 2 the next
+ * batch's handling starts while the previous one's is under way (its handler waits for `inTurn` before touching what
+ * the previous batch may change), and batches are still settled in stream order. A failing message is retried
  * here, in order, with a growing delay, while the messages after it wait (all kept in progress, so JetStream redelivers
  * none of them); after `maxDeliver` attempts it is parked and the partition goes on. On `stop` the messages not yet
  * handled are handed back (nak, in order) for the next holder. A message delivered again while in hand (its ack wait
@@ -89,22 +98,34 @@ export class PartitionConsumer {
     const keepalive = setInterval(() => {
       if (this.holds()) for (const m of this.inHand.values()) m.working();
     }, this.how.ackWaitMs / 5);
-    // handed over and not yet taken by the handler, in stream order; the handler takes up to a batch whenever it is
-    // free, so what arrives while it is busy waits and goes in the next batch instead of in batches of its own
+    // handed over and not yet taken by the handler, in stream order; the handler takes up to a batch whenever it has
+    // room (`pipeline` batches under way at most), so what arrives while it is busy goes in its next batch instead of
+    // in batches of its own
     const queue: JsMsg[] = [];
-    let working: Promise<void> | null = null;
+    let underWay = 0;
+    // the latest batch's settling (each batch settles after the one before it)
+    let last: Promise<boolean> = Promise.resolve(true);
+    const take = () => {
+      while (queue.length && underWay < this.how.pipeline) {
+        underWay++;
+        last = this.process(queue.splice(0, this.how.batchSize), last);
+        const done = () => {
+          underWay--;
+          take();
+        };
+        last.then(done, done);
+      }
+    };
+    let taking = false;
     const handOver = (messages: JsMsg[]) => {
       queue.push(...messages);
-      if (!queue.length || working) return;
-      working = (async () => {
-        try {
-          // what arrives in the same turn of the event loop goes in the same batch
-          await new Promise<void>((r) => setImmediate(r));
-          while (queue.length) await this.process(queue.splice(0, this.how.batchSize));
-        } finally {
-          working = null;
-        }
-      })();
+      if (taking || !queue.length) return;
+      taking = true;
+      // what arrives in the same turn of the event loop goes in the same batch
+      setImmediate(() => {
+        taking = false;
+        take();
+      });
     };
     let takingOver = true;
     try {
@@ -135,7 +156,12 @@ export class PartitionConsumer {
         }
       }
     } finally {
-      await working;
+      // the batches under way and what is queued settle (what was not handled is handed back: the partition stopped)
+      take();
+      while (underWay || queue.length) {
+        await last;
+        take();
+      }
       // held while taking over and never handed over: handed back
       this.settle(
         [...this.inHand.values()].sort((a, b) => a.seq - b.seq),
@@ -145,17 +171,35 @@ export class PartitionConsumer {
     }
   }
 
-  private async process(batch: JsMsg[]): Promise<void> {
+  /**
+   * Handles `batch` and settles it once `previous` (the batch before it) is settled: acknowledged when handled, else
+   * tried again message by message. Resolves true once every message of it is settled, false when the partition
+   * stopped first (what is left in hand is handed back, and the batches after it are handed back too).
+   */
+  private async process(batch: JsMsg[], previous: Promise<boolean>): Promise<boolean> {
+    let failure: { err: unknown } | null = null;
     if (this.active()) {
       try {
-        await this.how.handle(batch);
-        return this.settle(batch, (m) => m.ack());
+        await this.how.handle(batch, async () => {
+          if (!(await previous) || !this.active())
+            throw new Error('an earlier batch was handed back: partition stopped');
+        });
       } catch (err) {
-        if (batch.length > 1) this.logger.warn({ err, ...this.where }, 'batch failed; handling it message by message');
-        for (const m of batch) if (this.active()) await this.oneByOne(m, batch.length > 1 ? 0 : 1, err);
+        failure = { err };
       }
     }
+    if ((await previous) && this.active()) {
+      if (!failure) {
+        this.settle(batch, (m) => m.ack());
+        return true;
+      }
+      const { err } = failure;
+      if (batch.length > 1) this.logger.warn({ err, ...this.where }, 'batch failed; handling it message by message');
+      for (const m of batch) if (this.active()) await this.oneByOne(m, batch.length > 1 ? 0 : 1, err);
+    }
+    const settled = batch.every((m) => !this.inHand.has(m.seq));
     this.settle(batch, (m) => m.nak());
+    return settled;
   }
 
   /**
@@ -181,7 +225,7 @@ export class PartitionConsumer {
         if (parking) continue;
       }
       try {
-        await this.how.handle([m]);
+        await this.how.handle([m], async () => {});
         return this.settle([m], (x) => x.ack());
       } catch (e) {
         err = e;

@@ -27,16 +27,24 @@ export const MESSAGE_DISPATCHES = [
  * (an edit that does not change the content, or a second deletion, changes nothing). Messages the privacy rules
  * exclude (`isLogged`: ignored channels and their threads, private and ticket threads, bots when `ignoreBots`) are
  * neither stored nor journaled. The attachments of stored new messages, and files an edit adds, are queued for the
- * archive (downloaded in the background, never in this batch; kept for the message's 7 days).
+ * archive (downloaded in the background, never in this batch; kept for the message's 7 days). New messages are
+ * turned into rows first; the message collection is read or written only once `inTurn` resolves (the consumer's
+ * previous batch settled), so a batch is prepared while the one before it is written.
  */
 export async function ingestMessages(
   journal: Journal,
   policy: LogPolicy,
   batch: BusMessage<Dispatch>[],
+  inTurn: () => Promise<void> = async () => {},
 ): Promise<void> {
   const logged = batchDecisions(policy);
   let creates: Captured[] = [];
+  let inOrder = false;
   const flushCreates = async () => {
+    if (!inOrder) {
+      await inTurn();
+      inOrder = true;
+    }
     if (creates.length) await insertNew(creates.map((c) => c.row));
     const withFiles = creates.filter((c) => c.files.length);
     await queueAttachments(withFiles.map(({ row, files }) => ({ owner: archiveOwner(row), attachments: files })));
