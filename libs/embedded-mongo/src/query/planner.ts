@@ -47,6 +47,11 @@ function tighter(a: Bound | undefined, b: Bound, lower: boolean): Bound {
   return (lower ? c > 0 : c < 0) ? b : a;
 }
 
+/** `values` sorted, each once (an `$in` that repeats a value must not scan its index entries twice). */
+function distinct(values: unknown[]): unknown[] {
+  return [...values].sort(compareValues).filter((v, i, sorted) => i === 0 || compareValues(sorted[i - 1], v) !== 0);
+}
+
 /** Per-field constraints an index can serve, read from the top level (and top-level `$and`) of a filter. */
 export function constraintsOf(filter: Doc, out = new Map<string, FieldConstraint>()): Map<string, FieldConstraint> {
   for (const [field, v] of Object.entries(filter)) {
@@ -59,7 +64,7 @@ export function constraintsOf(filter: Doc, out = new Map<string, FieldConstraint
     if (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) {
       for (const [op, arg] of Object.entries(v)) {
         if (op === '$eq' && indexableValue(arg)) c.eq ??= [arg];
-        else if (op === '$in' && Array.isArray(arg) && arg.every(indexableValue)) c.eq ??= arg.length ? arg : [];
+        else if (op === '$in' && Array.isArray(arg) && arg.every(indexableValue)) c.eq ??= distinct(arg);
         else if (op === '$gt' || op === '$gte') c.low = tighter(c.low, { v: arg, incl: op === '$gte' }, true);
         else if (op === '$lt' || op === '$lte') c.high = tighter(c.high, { v: arg, incl: op === '$lte' }, false);
       }
@@ -181,7 +186,7 @@ const UPPER_OPS = new Set(['$lt', '$lte']);
  * Whether scanning `ix` within `bounds` finds exactly the documents matching `filter` (no document needs reading to
  * count them): the index is plain (not multikey, sparse or partial), `filter` has only field conditions, each on a
  * field the bounds bind, and each says exactly what its bound does: for the fields of `bounds.points`, a value, `$eq`
- * or `$in` of distinct strings, booleans or finite numbers; for the field after them, a range with a lower and an
+ * or `$in` of strings, booleans or finite numbers; for the field after them, a range with a lower and an
  * upper end of one type, strings or finite numbers (so the range holds no other type, as a query's range does not).
  * Conservative: anything else (`$and`, `$or`, other operators, dates, ids, null, one-sided ranges) is not exact.
  */
@@ -199,7 +204,7 @@ function exactBounds(ix: OrderedIndex, bounds: ScanBounds, filter: Doc): boolean
     if (at < m) {
       const [op, arg] = ops.length === 1 ? ops[0] : [];
       const values = op === '$eq' ? [arg] : op === '$in' && Array.isArray(arg) ? arg : null;
-      return values?.every(exactValue) === true && new Set(values).size === values.length;
+      return values?.every(exactValue) === true;
     }
     const types = new Set(ops.map(([, arg]) => (exactValue(arg) ? typeof arg : 'other')));
     return (
