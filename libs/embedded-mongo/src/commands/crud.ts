@@ -232,9 +232,7 @@ export const crudCommands: Record<string, Handler> = {
     if (!coll) return { n: 0, ok: 1 };
     const skip = num(cmd.skip) ?? 0;
     const limit = Math.abs(num(cmd.limit) ?? 0);
-    const query = docOrEmpty(cmd.query);
-    const hint = Object.keys(query).length ? cmd.hint : undefined;
-    return { n: countMatches(coll, { filter: query, skip, limit, hint }).n, ok: 1 };
+    return { n: countMatches(coll, { filter: docOrEmpty(cmd.query), skip, limit, hint: cmd.hint }).n, ok: 1 };
   },
   distinct: (cmd, ctx) => {
     refuseCollation(cmd.collation, 'distinct');

@@ -177,15 +177,15 @@ export interface CountResult {
 
 /**
  * How many documents match `req.filter`, after `req.skip` and at most `req.limit` (0: no limit), as the `count`
- * command and a counting aggregation answer. An empty filter is answered from the collection's size and a filter
- * whose index bounds are exact (`Plan.exact`) from the index entries alone (stage `COUNT_SCAN`, no document read);
- * anything else runs the query.
+ * command and a counting aggregation answer. An empty filter is answered from the collection's size (whatever the
+ * hint) and a filter whose index bounds are exact (`Plan.exact`) from the index entries alone (stage `COUNT_SCAN`, no
+ * document read); anything else runs the query.
  */
 export function countMatches(coll: Collection, req: FindRequest): CountResult {
   const skip = req.skip ?? 0;
   const limit = req.limit ?? 0;
   const window = (n: number) => Math.max(0, Math.min(limit > 0 ? limit : Number.POSITIVE_INFINITY, n - skip));
-  if (!Object.keys(req.filter).length && req.hint === undefined) {
+  if (!Object.keys(req.filter).length) {
     return { n: window(coll.size), explain: { stage: 'COUNT', keysExamined: 0, docsExamined: 0 } };
   }
   const p = plan(coll, req.filter, undefined, req.hint);

@@ -52,6 +52,13 @@ function distinct(values: unknown[]): unknown[] {
   return [...values].sort(compareValues).filter((v, i, sorted) => i === 0 || compareValues(sorted[i - 1], v) !== 0);
 }
 
+/** A field's condition as `[operator, argument]` pairs: its operators, or `$eq` of a plain value. */
+function operatorsOf(cond: unknown): [string, unknown][] {
+  return isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))
+    ? Object.entries(cond)
+    : [['$eq', cond]];
+}
+
 /** Per-field constraints an index can serve, read from the top level (and top-level `$and`) of a filter. */
 export function constraintsOf(filter: Doc, out = new Map<string, FieldConstraint>()): Map<string, FieldConstraint> {
   for (const [field, v] of Object.entries(filter)) {
@@ -61,14 +68,12 @@ export function constraintsOf(filter: Doc, out = new Map<string, FieldConstraint
     }
     if (field.startsWith('$')) continue;
     const c = out.get(field) ?? {};
-    if (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) {
-      for (const [op, arg] of Object.entries(v)) {
-        if (op === '$eq' && indexableValue(arg)) c.eq ??= [arg];
-        else if (op === '$in' && Array.isArray(arg) && arg.every(indexableValue)) c.eq ??= distinct(arg);
-        else if (op === '$gt' || op === '$gte') c.low = tighter(c.low, { v: arg, incl: op === '$gte' }, true);
-        else if (op === '$lt' || op === '$lte') c.high = tighter(c.high, { v: arg, incl: op === '$lte' }, false);
-      }
-    } else if (indexableValue(v)) c.eq ??= [v];
+    for (const [op, arg] of operatorsOf(v)) {
+      if (op === '$eq' && indexableValue(arg)) c.eq ??= [arg];
+      else if (op === '$in' && Array.isArray(arg) && arg.every(indexableValue)) c.eq ??= distinct(arg);
+      else if (op === '$gt' || op === '$gte') c.low = tighter(c.low, { v: arg, incl: op === '$gte' }, true);
+      else if (op === '$lt' || op === '$lte') c.high = tighter(c.high, { v: arg, incl: op === '$lte' }, false);
+    }
     out.set(field, c);
   }
   return out;
@@ -197,10 +202,8 @@ function exactBounds(ix: OrderedIndex, bounds: ScanBounds, filter: Doc): boolean
   if (fields.length !== m + (bounds.range ? 1 : 0)) return false;
   return fields.every((field) => {
     const at = ix.fields.indexOf(field);
-    if (at < 0 || at > m || field.startsWith('$')) return false;
-    const cond = filter[field];
-    const ops: [string, unknown][] =
-      isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$')) ? Object.entries(cond) : [['$eq', cond]];
+    if (at < 0 || at > m) return false;
+    const ops = operatorsOf(filter[field]);
     if (at < m) {
       const [op, arg] = ops.length === 1 ? ops[0] : [];
       const values = op === '$eq' ? [arg] : op === '$in' && Array.isArray(arg) ? arg : null;
