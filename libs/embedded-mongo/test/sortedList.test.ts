@@ -85,6 +85,27 @@ describe('front-coded sorted list', () => {
     );
   });
 
+  test('stays sorted when entries keep arriving inside long runs of a list of tens of thousands of blocks', () => {
+    const list = new SortedList();
+    const ref: string[] = [];
+    const key = (run: number, n: number) => `\x04guild\x00\x04chan${run}\x00${String(n).padStart(9, '0')}\x00`;
+    for (let n = 0; n < 30_000; n++) {
+      for (let run = 0; run < 5; run++) {
+        const e = key(run, 1_000_000 - n);
+        list.insert(e);
+        ref.push(e);
+      }
+    }
+    const sorted = sortedRef(ref);
+    expect(list.size).toBe(sorted.length);
+    expect(list.blockCount).toBeGreaterThan(2000);
+    expect([...list.forward()]).toEqual(sorted);
+    const bound = key(3, 985_000);
+    expect([...list.forward(list.seek(bound))].slice(0, 2)).toEqual(sorted.filter((e) => e >= bound).slice(0, 2));
+    for (const e of sorted.filter((_, i) => i % 3 === 0)) expect(list.remove(e)).toBe(true);
+    expect([...list.backward()]).toEqual(sorted.filter((_, i) => i % 3 !== 0).reverse());
+  });
+
   test('seeks the first entry at or past a bound, or past every entry starting with it', () => {
     const rand = lcg(11);
     const { list, sorted } = filled(rand, 2000);

@@ -1,3 +1,5 @@
+import { ChunkedArray } from './chunkedArray';
+
 /**
  * Most entries a block holds; one more splits it in two halves, except at either end of the list, where a new block
  * is started instead (ids and times that only grow fill their blocks).
@@ -116,42 +118,68 @@ function header(s: string, at: number): { shared: number; restAt: number; end: n
   return { shared, restAt, end: restAt + varint.value };
 }
 
-/** Offset of the packed entry after the one at `at`. */
-function skipEntry(s: string, at: number): number {
-  return header(s, at).end;
+/** Length of the entry last rebuilt by {@link rebuild}. */
+const rebuilt = { length: 0 };
+
+/**
+ * Rebuilds the packed entry at `at` in {@link scratch}, over the entry before it (which must be there): its shared
+ * length is kept, its rest copied after it; sets `rebuilt.length` and returns the offset after the entry.
+ */
+function rebuild(s: string, at: number): number {
+  at = readVarint(s, at);
+  const shared = varint.value;
+  at = readVarint(s, at);
+  const n = varint.value;
+  room(shared + n);
+  for (let j = 0; j < n; j++) scratch[shared + j] = s.charCodeAt(at + j);
+  rebuilt.length = shared + n;
+  return at + n;
+}
+
+/** Puts a block's first entry in {@link scratch}, where the entries after it are rebuilt. */
+function rebuildFirst(b: Block): void {
+  room(b.first.length);
+  rebuilt.length = scratch.write(b.first, 0, 'latin1');
 }
 
 /** The first `upTo` entries of a block, decoded. */
 function decode(b: Block, upTo = b.count): string[] {
   const out = [b.first];
   if (upTo <= 1) return out;
-  room(b.first.length);
-  scratch.write(b.first, 0, 'latin1');
-  const s = b.packed;
+  rebuildFirst(b);
   let at = 0;
   for (let i = 1; i < upTo; i++) {
-    at = readVarint(s, at);
-    const shared = varint.value;
-    at = readVarint(s, at);
-    const n = varint.value;
-    room(shared + n);
-    for (let j = 0; j < n; j++) scratch[shared + j] = s.charCodeAt(at + j);
-    at += n;
-    out.push(scratch.toString('latin1', 0, shared + n));
+    at = rebuild(b.packed, at);
+    out.push(scratch.toString('latin1', 0, rebuilt.length));
   }
   return out;
 }
 
 /**
+ * Rebuilds entry `index` (>= 1) of a block in {@link scratch} (`[0, length)`) by walking the entries before it;
+ * `[start, end)` is where the entry is packed. Entry 0 (`first`) is rebuilt with `start = end = 0`.
+ */
+function walkTo(b: Block, index: number): { start: number; end: number; length: number } {
+  rebuildFirst(b);
+  let at = 0;
+  let start = 0;
+  for (let i = 1; i <= index; i++) {
+    start = at;
+    at = rebuild(b.packed, at);
+  }
+  return { start, end: at, length: rebuilt.length };
+}
+
+/**
  * A sorted multiset of one-byte strings (index entries), ordered by UTF-16 code units like `<`, kept compact: runs of
- * at most 128 consecutive entries are blocks whose entries after the first are front-coded (an index entry shares most
+ * at most 64 consecutive entries are blocks whose entries after the first are front-coded (an index entry shares most
  * of its leading key values with its neighbour), so an entry costs the bytes of what differs from the one before (plus
  * two length bytes) instead of a string with its header and a pointer. Lookups binary-search the blocks by their first
  * entries, then walk one block comparing only the bytes that can decide; insertions and deletions rewrite one block;
  * iteration decodes a block at a time.
  */
 export class SortedList {
-  private blocks: Block[] = [];
+  private readonly blocks = new ChunkedArray<Block>();
   private total = 0;
   /** The greatest entry, when known (undefined after it was removed, until the next insertion looks it up). */
   private last: string | undefined;
@@ -163,15 +191,9 @@ export class SortedList {
 
   /** Index of the first block whose first entry is at or past the sought position (`blocks.length` when none). */
   private blockFor(bound: string, pastPrefix: boolean): number {
-    let lo = 0;
-    let hi = this.blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const first = this.blocks[mid].first;
-      if (pastPrefix ? first > bound && !first.startsWith(bound) : first >= bound) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return this.blocks.findFirst(({ first }) =>
+      pastPrefix ? first > bound && !first.startsWith(bound) : first >= bound,
+    );
   }
 
   /**
@@ -240,30 +262,31 @@ export class SortedList {
   seek(bound: string, pastPrefix = false): Position {
     const bi = this.blockFor(bound, pastPrefix);
     if (bi === 0) return [0, 0];
-    this.locate(this.blocks[bi - 1], bound, pastPrefix);
-    return found.index < this.blocks[bi - 1].count ? [bi - 1, found.index] : [bi, 0];
+    const b = this.blocks.at(bi - 1)!;
+    this.locate(b, bound, pastPrefix);
+    return found.index < b.count ? [bi - 1, found.index] : [bi, 0];
   }
 
   /** Inserts an entry (before equal ones; after them when it is not below the greatest entry). */
   insert(entry: string): void {
     this.total++;
-    const tail = this.blocks[this.blocks.length - 1];
+    const tail = this.blocks.last();
     if (!tail) {
-      this.blocks.push({ first: entry, packed: '', count: 1 });
+      this.blocks.insert(0, { first: entry, packed: '', count: 1 });
       this.last = entry;
       return;
     }
-    this.last ??= decode(tail)[tail.count - 1];
+    this.last ??= scratch.toString('latin1', 0, walkTo(tail, tail.count - 1).length);
     if (entry >= this.last) {
       this.append(tail, entry, this.last);
       this.last = entry;
       return;
     }
     const bi = Math.max(0, this.blockFor(entry, false) - 1);
-    const b = this.blocks[bi];
+    const b = this.blocks.at(bi)!;
     this.locate(b, entry, false);
     if (found.index === 0 && b.count >= MAX_BLOCK) {
-      this.blocks.unshift({ first: entry, packed: '', count: 1 });
+      this.blocks.insert(0, { first: entry, packed: '', count: 1 });
       return;
     }
     const out = new Packer();
@@ -281,13 +304,13 @@ export class SortedList {
     }
     b.packed = out.done();
     b.count++;
-    if (b.count > MAX_BLOCK) this.split(bi);
+    if (b.count > MAX_BLOCK) this.split(bi, b);
   }
 
   /** Appends an entry not below `last`, the greatest one, to the last block `b` (or to a new block when it is full). */
   private append(b: Block, entry: string, last: string): void {
     if (b.count >= MAX_BLOCK) {
-      this.blocks.push({ first: entry, packed: '', count: 1 });
+      this.blocks.insert(this.blocks.length, { first: entry, packed: '', count: 1 });
       return;
     }
     const shared = commonPrefix(entry, last);
@@ -298,19 +321,17 @@ export class SortedList {
     b.count++;
   }
 
-  /** Splits a full block in two halves; the second half's first entry is decoded to become its first string. */
-  private split(bi: number): void {
-    const b = this.blocks[bi];
+  /** Splits a full block in two halves; the second half's first entry is rebuilt to become its first string. */
+  private split(bi: number, b: Block): void {
     const half = b.count >> 1;
     const s = b.packed;
-    let at = 0;
-    for (let i = 1; i < half; i++) at = skipEntry(s, at);
-    const first = decode(b, half + 1)[half];
+    const { start, end, length } = walkTo(b, half);
+    const first = scratch.toString('latin1', 0, length);
     const rest = new Packer();
-    rest.chars(s, skipEntry(s, at), s.length);
-    this.blocks.splice(bi + 1, 0, { first, packed: rest.done(), count: b.count - half });
+    rest.chars(s, end, s.length);
+    this.blocks.insert(bi + 1, { first, packed: rest.done(), count: b.count - half });
     const kept = new Packer();
-    kept.chars(s, 0, at);
+    kept.chars(s, 0, start);
     b.packed = kept.done();
     b.count = half;
   }
@@ -319,13 +340,13 @@ export class SortedList {
   remove(entry: string): boolean {
     const [bi, index] = this.seek(entry);
     if (bi >= this.blocks.length) return false;
-    const b = this.blocks[bi];
+    const b = this.blocks.at(bi)!;
     if (index === 0) this.locate(b, entry, false);
     if (found.rel !== PREFIXED || found.length !== entry.length) return false;
     this.total--;
     if (entry === this.last) this.last = undefined;
     if (b.count === 1) {
-      this.blocks.splice(bi, 1);
+      this.blocks.remove(bi);
       return true;
     }
     const s = b.packed;
@@ -375,7 +396,7 @@ export class SortedList {
 
   /** The entries of block `bi`, decoded (for {@link ListCursor}); `upTo` limits them to the first ones. */
   blockEntries(bi: number, upTo?: number): string[] {
-    return decode(this.blocks[bi], upTo);
+    return decode(this.blocks.at(bi)!, upTo);
   }
 }
 
