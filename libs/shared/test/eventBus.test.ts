@@ -210,6 +210,46 @@ describe('EventBus over real NATS JetStream', () => {
     );
   });
 
+  it('a settled batch lets the next one write before the batch after that is started', async () => {
+    const durable = 'pipelined-turns';
+    const events: string[] = [];
+    let handled = 0;
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    // on partition 7, which no other test here publishes on
+    await bus.consumeBatches<{ i: number; run?: string }>(
+      { stream: 'PLATFORM', durable, filterSubjects: dispatchFilters('MESSAGE_CREATE'), pipeline: 2 },
+      5,
+      async (batch, inTurn) => {
+        const ids = batch.filter((m) => m.data.run === 'turns').map((m) => m.data.i);
+        if (!ids.length) return;
+        events.push(`start ${ids[0]}`);
+        await inTurn();
+        events.push(`turn ${ids[0]}`);
+        if (ids.includes(0)) await gate;
+        // the write: it completes on a later turn of the event loop, as a store's answer does
+        await new Promise((written) => setImmediate(written));
+        handled += ids.length;
+      },
+    );
+    const publish = (i: number) =>
+      bus.publish('platform.dispatch.7.message.MESSAGE_CREATE', { i, run: 'turns' }, `turns${i}`);
+    try {
+      await publish(0);
+      await Promise.all(Array.from({ length: 24 }, (_, i) => publish(i + 1)));
+      await waitFor(() => events.filter((e) => e.startsWith('start')).length === 2);
+    } finally {
+      release();
+    }
+    await waitFor(() => handled === 25);
+    const starts = events.filter((e) => e.startsWith('start')).map((e) => e.slice(6));
+    expect(starts.length).toBeGreaterThanOrEqual(3);
+    // the batch whose turn came (its write) goes on before the batch after it is prepared (decoded, turned into rows)
+    for (let k = 2; k < starts.length; k++) {
+      expect(events.indexOf(`turn ${starts[k - 1]}`)).toBeLessThan(events.indexOf(`start ${starts[k]}`));
+    }
+  });
+
   /** Subscribes to `deadletter.<durable>` and collects the parked messages' JSON. */
   function deadLetters(durable: string): unknown[] {
     const parked: unknown[] = [];

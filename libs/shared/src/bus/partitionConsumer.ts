@@ -109,9 +109,11 @@ export class PartitionConsumer {
       while (queue.length && underWay < this.how.pipeline) {
         underWay++;
         last = this.process(queue.splice(0, this.how.batchSize), last);
+        // the next batch is taken on the next turn of the event loop: the batch that waited for this one's settling
+        // goes on first (its writes are sent) before another batch's preparation (decoding) holds the thread
         const done = () => {
           underWay--;
-          take();
+          setImmediate(take);
         };
         last.then(done, done);
       }
