@@ -202,6 +202,20 @@ describe('update', () => {
     expect(err.code).toBe(66);
   });
 
+  it('refuses an update that makes a document larger than 16 MiB and keeps it as it was, still indexed', async () => {
+    const coll = env.db.collection<Loose>('growing');
+    await coll.createIndex({ k: 1 });
+    await coll.insertOne({ _id: 'big', k: 7, a: 'x'.repeat(8 * 1024 * 1024) });
+    // 16.5 MiB (bson encodes it; the store refuses its bytes) and 17.5 MiB (past bson's own buffer)
+    for (const more of [8.5 * 1024 * 1024, 9.5 * 1024 * 1024]) {
+      const err = await rejection(coll.updateOne({ _id: 'big' }, { $set: { b: 'y'.repeat(more) } }));
+      expect(err.code).toBe(10334);
+      expect(String(err.message)).toContain('too large');
+    }
+    const kept = await coll.findOne({ k: 7 }, { projection: { a: 0 } });
+    expect(kept).toEqual({ _id: 'big', k: 7 });
+  });
+
   it('upserts with $setOnInsert, seeding equality fields from the filter', async () => {
     const coll = env.db.collection<Loose>('upserts');
     const r = await coll.updateOne(

@@ -9,6 +9,16 @@ import { TextIndex } from './textIndex';
 /** Largest document MongoDB stores (16 MiB). */
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 
+/** Throws BSONObjectTooLarge when a document of `size` bytes is over {@link MAX_BSON_SIZE}. */
+function checkSize(size: number): void {
+  if (size > MAX_BSON_SIZE) {
+    throw new MongoCommandError(
+      'BSONObjectTooLarge',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`,
+    );
+  }
+}
+
 /** An index of a collection. */
 export type AnyIndex = OrderedIndex | TextIndex;
 
@@ -125,15 +135,12 @@ export class Collection {
     this.records.clear();
   }
 
-  /** Checks a document a client wants stored: size, `_id` type, no top-level `$` fields. */
+  /**
+   * Checks a document a client wants stored: `_id` type, no top-level `$` fields, and, where payloads are kept apart
+   * (the stored version is smaller), its size; elsewhere {@link encode} checks the size of the bytes it stores.
+   */
   private validate(doc: Doc): void {
-    const size = calculateObjectSize(doc);
-    if (size > MAX_BSON_SIZE) {
-      throw new MongoCommandError(
-        'BSONObjectTooLarge',
-        `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`,
-      );
-    }
+    if (this.payloads) checkSize(calculateObjectSize(doc));
     const id = doc._id;
     if (Array.isArray(id)) throw new MongoCommandError('BadValue', "The '_id' value cannot be of type array");
     if (id instanceof RegExp) throw new MongoCommandError('BadValue', "can't use a regex for _id");
@@ -157,16 +164,29 @@ export class Collection {
     for (const ix of this.indexes.values()) ix.remove(doc, rid);
   }
 
-  /** Stores a version of a document under its record id (a new one when `rid` is undefined); returns its BSON bytes. */
-  private store(doc: Doc, rid: number | undefined): { rid: number; bytes: Uint8Array } {
-    const bytes = serialize(doc);
+  /** The BSON bytes of a document version to store; throws BSONObjectTooLarge over 16 MiB (nothing changed yet). */
+  private encode(doc: Doc): Uint8Array {
+    let bytes: Uint8Array;
+    try {
+      bytes = serialize(doc);
+    } catch (err) {
+      // bson refuses what does not fit its 17 MiB buffer
+      checkSize(calculateObjectSize(doc));
+      throw err;
+    }
+    checkSize(bytes.length);
+    return bytes;
+  }
+
+  /** Stores a document version's bytes under its record id (a new one when `rid` is undefined); returns the id. */
+  private store(bytes: Uint8Array, rid: number | undefined): number {
     if (rid === undefined) {
       const slot = this.heap.add(bytes);
       this.records.add(slot);
-      return { rid: slot, bytes };
+      return slot;
     }
     this.heap.update(rid, bytes);
-    return { rid, bytes };
+    return rid;
   }
 
   /** Inserts a document (adding an ObjectId `_id` first when missing). Returns the stored document. */
@@ -176,7 +196,8 @@ export class Collection {
     if (this.idIndex.lookup([given._id]) !== undefined) throw this.idIndex.duplicateError([given._id]);
     const doc = this.payloads ? this.payloads.keep(this.db, this.name, idKey(given._id), given) : given;
     this.checkAll(doc, -1);
-    const { rid, bytes } = this.store(doc, undefined);
+    const bytes = this.encode(doc);
+    const rid = this.store(bytes, undefined);
     this.index(doc, rid);
     this.sink.put(this.db, this.name, bytes);
     return doc;
@@ -197,8 +218,9 @@ export class Collection {
     if (rid === undefined || !stored) return;
     const doc = this.payloads ? this.payloads.keep(this.db, this.name, id, given) : given;
     this.checkAll(doc, rid);
+    const bytes = this.encode(doc);
     this.unindex(stored, rid);
-    const { bytes } = this.store(doc, rid);
+    this.store(bytes, rid);
     this.index(doc, rid);
     this.sink.put(this.db, this.name, bytes);
   }
@@ -220,7 +242,7 @@ export class Collection {
     const doc = this.payloads ? this.payloads.keep(this.db, this.name, idKey(journaled._id), journaled) : journaled;
     const old = this.idIndex.lookup([journaled._id]);
     if (old !== undefined) this.unindex(this.read(old)!, old);
-    const { rid } = this.store(doc, old);
+    const rid = this.store(this.encode(doc), old);
     this.index(doc, rid);
   }
 
