@@ -1,4 +1,4 @@
-import type { Filter, Sort } from 'mongodb';
+import type { Filter, FindOptions, Sort } from 'mongodb';
 import { describeEmbedded, type Loose, rejection, startEnv, type TestEnv } from './helpers';
 
 let env: TestEnv;
@@ -118,6 +118,46 @@ describe('compound text index with an equality prefix', () => {
         .toArray(),
     );
     expect(err.code).toBeDefined();
+  });
+});
+
+describe('a batch of inserts with refused documents', () => {
+  it('stores the others, found through each index as after inserting them one by one', async () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
+    const docs = Array.from({ length: 600 }, (_, i) => ({
+      _id: `m${String(1_000_000 - i * 7).padStart(8, '0')}`,
+      guild: `g${i % 2}`,
+      channel: `c${i % 5}`,
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, (i * 37) % 600)),
+      content: `${words[i % 5]} ${words[(i * 3) % 5]} n${i % 40}`,
+    }));
+    const batched = env.db.collection<Loose>('batched');
+    const oneByOne = env.db.collection<Loose>('oneByOne');
+    for (const c of [batched, oneByOne]) {
+      await c.createIndex({ guild: 1, content: 'text' });
+      await c.createIndex({ guild: 1, channel: 1, _id: -1 });
+      await c.createIndex({ at: 1 });
+    }
+    // each batch repeats a document (a duplicate key, refused; the unordered batch goes on) and holds one whose text
+    // prefix is an array (refused before anything of it is stored or indexed)
+    for (let i = 0; i < docs.length; i += 150) {
+      const batch = [...docs.slice(i, i + 150), docs[i], { _id: `bad${i}`, guild: ['g0'], content: 'alpha' }];
+      const err = await rejection(batched.insertMany(batch, { ordered: false }));
+      expect(err.code).toBeDefined();
+    }
+    for (const d of docs) await oneByOne.insertOne(d);
+    expect(await batched.countDocuments()).toBe(600);
+    const queries: Array<[Filter<Loose>, Sort, FindOptions?]> = [
+      [{ guild: 'g0', $text: { $search: 'alpha n7' } }, { _id: -1 }],
+      [{ guild: 'g1', $text: { $search: 'omega' } }, { _id: 1 }],
+      [{ guild: 'g1', channel: 'c3' }, { _id: -1 }, { hint: 'guild_1_channel_1__id_-1' }],
+      [{ at: { $gte: new Date(Date.UTC(2026, 0, 1, 0, 1)) } }, { at: 1, _id: 1 }, { hint: 'at_1' }],
+    ];
+    for (const [filter, sort, options] of queries) {
+      const got = await batched.find(filter, options).sort(sort).toArray();
+      expect(got.length).toBeGreaterThan(10);
+      expect(got).toEqual(await oneByOne.find(filter, options).sort(sort).toArray());
+    }
   });
 });
 

@@ -153,6 +153,7 @@ export class Collection {
   private checkAll(doc: Doc, rid: number): void {
     for (const ix of this.indexes.values()) {
       if (ix instanceof OrderedIndex) ix.checkUnique(doc, rid);
+      else ix.check(doc);
     }
   }
 

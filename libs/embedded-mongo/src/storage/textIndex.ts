@@ -108,13 +108,23 @@ export class TextIndex {
     );
   }
 
-  /** Adds a document's words (record id `rid`). Throws when a prefix field holds an array (MongoDB refuses those too). */
-  add(doc: Doc, rid: number): void {
+  /** The prefix values of a document; throws when one is an array (MongoDB refuses those too). */
+  private prefixOf(doc: Doc): unknown[] {
     const prefix = this.prefixFields.map((f) => getPath(doc, f));
     if (prefix.some(Array.isArray)) {
       throw new MongoCommandError('CannotCreateIndex', `text index prefix fields cannot be arrays: ${this.spec.name}`);
     }
-    const entry = this.encode([...prefix, doc._id], rid);
+    return prefix;
+  }
+
+  /** Throws what {@link add} would for `doc`, before anything is stored. */
+  check(doc: Doc): void {
+    this.prefixOf(doc);
+  }
+
+  /** Adds a document's words (record id `rid`). Throws as {@link check}. */
+  add(doc: Doc, rid: number): void {
+    const entry = this.encode([...this.prefixOf(doc), doc._id], rid);
     for (const t of this.tokens(doc)) {
       let list = this.postings.get(t);
       if (!list) {
