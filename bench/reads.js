@@ -4,7 +4,8 @@
  * read section of `npm run bench` alone, with the CPU each process spends per request. Boots the same system (`--env`
  * adds variables to the services' environment, e.g. `MEMBER_RECORD_CACHE_MS=0` to measure member record misses only),
  * seeds `--events` journal events, `--cases` cases and `--messages` messages (bench/lib/seed.js), then per round:
- * `GET tickets/settings` directly at tickets, through the gateway and from the bare express handler (the ceiling),
+ * `GET tickets/settings` directly at tickets, through the gateway, from the bare express handler (the ceiling) and
+ * from that handler behind a bare proxy hop (bench/lib/bareProxy.js: what an empty gateway reaches),
  * `GET members/{user}` directly and through the gateway (autocannon, `--connections`), printing req/s, p50/p99 and CPU
  * ms per request of every process (`/proc/<pid>/stat`; `nats` is the machine's one NATS server, shared with everything
  * else on it), and the load average. Ends with one client's latencies, `--samples` requests each, with the CPU ms per
@@ -26,7 +27,7 @@ const { signIdentity, CAPS, RPC } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem, envOption } = require('./lib/system');
 const { loadTest, sampleLatency, cpuMs, fetchOk } = require('./lib/measure');
-const { startBareExpress } = require('./lib/ceilings');
+const { startBareExpress, startBareProxy } = require('./lib/ceilings');
 const { seedMessages, seedJournal, seedCases, fixturePeople } = require('./lib/seed');
 
 const PROCESSES = ['moderation', 'tickets', 'logs', 'community', 'billing', 'gateway'];
@@ -129,6 +130,10 @@ async function main() {
       await fetch(direct('tickets', settingsPath).url, direct('tickets', settingsPath))
     ).json();
     const bare = await startBareExpress(settingsPath, settingsBody);
+    const bareProxy = await startBareProxy(bare).catch(async (err) => {
+      await bare.stop();
+      throw err;
+    });
     try {
       for (let round = 1; round <= opts.rounds; round++) {
         process.stdout.write(`round ${round}\n`);
@@ -136,6 +141,7 @@ async function main() {
           await measured(sys, 'settings direct', direct('tickets', settingsPath), opts);
           await measured(sys, 'settings gateway', gateway(settingsPath), opts);
           await measured(sys, 'settings bare express', { url: bare.url, headers: {} }, opts);
+          await measured(sys, 'settings bare proxy hop', { url: bareProxy.url, headers: {} }, opts);
         }
         if (only !== 'settings') {
           await measured(sys, 'members direct', direct('moderation', memberPath), opts);
@@ -143,6 +149,7 @@ async function main() {
         }
       }
     } finally {
+      await bareProxy.stop();
       await bare.stop();
     }
     process.stdout.write(

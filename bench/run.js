@@ -20,7 +20,7 @@ const { signIdentity, CAPS } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { loadTest, sampleLatency, rssMb, peakRss, settle, timeUntilReady } = require('./lib/measure');
-const { startBareExpress, findOneRate, natsPublishConsume } = require('./lib/ceilings');
+const { startBareExpress, startBareProxy, findOneRate, natsPublishConsume } = require('./lib/ceilings');
 const { curvesSvg } = require('./lib/chart');
 const { seedMessages, seedJournal, seedCases, messageCreateNdjson, fixturePeople, CHANNELS } = require('./lib/seed');
 const { measureIngest } = require('./lib/ingest');
@@ -112,22 +112,25 @@ function pidsOf(sys) {
 /**
  * Read throughput of one route at 20 connections, side by side: directly at the service (signed identity header),
  * through the gateway (session cookie) and, when `bare` is given, against a bare express handler answering the same
- * JSON (the ceiling). `rounds` alternating runs of `seconds` each (direct, gateway, bare, direct, ...), so that load
- * from elsewhere on the machine hits every side alike. Throughput is total requests / total time per side; p50/p99
- * are the medians of the rounds' values. Adds the rows and the targets `directTarget` (req/s), gateway/direct
- * >= 0.8 and direct/bare >= `bareRatio`. Resolves `{direct, gateway, bare}` req/s.
+ * JSON (the ceiling) and, with `bareProxy`, that handler behind a bare proxy hop (what an empty gateway reaches: the
+ * ceiling of gateway / direct on these cores). `rounds` alternating runs of `seconds` each (direct, gateway, bare,
+ * bare proxy, direct, ...), so that load from elsewhere on the machine hits every side alike. Throughput is total
+ * requests / total time per side; p50/p99 are the medians of the rounds' values. Adds the rows and the targets
+ * `directTarget` (req/s), gateway/direct >= 0.8 and direct/bare >= `bareRatio`. Resolves `{direct, gateway, bare,
+ * bareProxy}` req/s.
  */
 async function readThroughput(
   sys,
   results,
   opts,
-  { label, pathname, service, cookie, identity, bare, directTarget, bareRatio },
+  { label, pathname, service, cookie, identity, bare, bareProxy, directTarget, bareRatio },
 ) {
   const sides = {
     direct: { url: `${sys.urls[service]}${pathname}`, headers: { 'x-guildhall-identity': identity }, runs: [] },
     gateway: { url: `${sys.gatewayUrl}${pathname}`, headers: { cookie: `service_session=${cookie}` }, runs: [] },
   };
   if (bare) sides.bare = { url: bare.url, headers: {}, runs: [] };
+  if (bareProxy) sides.bareProxy = { url: bareProxy.url, headers: {}, runs: [] };
   for (let round = 0; round < opts.rounds; round++) {
     for (const [which, side] of Object.entries(sides)) {
       const r = await loadTest({
@@ -146,6 +149,7 @@ async function readThroughput(
     direct: 'direct at the service',
     gateway: 'through the gateway',
     bare: 'ceiling: bare express, same JSON',
+    bareProxy: 'ceiling: bare express behind a bare proxy hop',
   };
   for (const [which, side] of Object.entries(sides)) {
     const rps = side.runs.reduce((s, r) => s + r.requests, 0) / (opts.seconds * side.runs.length);
@@ -161,6 +165,13 @@ async function readThroughput(
       op: '>=',
       value: bareRatio,
     });
+  if (bareProxy)
+    results.add(
+      'read',
+      `${label} bare proxy hop / bare express (an empty gateway: the ceiling of gateway / direct)`,
+      summary.bareProxy / summary.bare,
+      'x',
+    );
   return summary;
 }
 
@@ -277,6 +288,10 @@ async function main() {
       await fetch(`${sys.urls.tickets}${settingsPath}`, { headers: { 'x-guildhall-identity': identity } })
     ).json();
     const bare = await startBareExpress(settingsPath, settingsBody);
+    const bareProxy = await startBareProxy(bare).catch(async (err) => {
+      await bare.stop();
+      throw err;
+    });
     try {
       await readThroughput(sys, results, opts, {
         label: 'GET tickets/settings',
@@ -285,10 +300,12 @@ async function main() {
         cookie,
         identity,
         bare,
+        bareProxy,
         directTarget: 2000,
         bareRatio: 0.3,
       });
     } finally {
+      await bareProxy.stop();
       await bare.stop();
     }
     const firstCase = await modDb.collection('cases').findOne({ guild });

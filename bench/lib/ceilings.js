@@ -1,8 +1,8 @@
 /**
  * Ceilings the benchmark compares the project's figures to, measured in the same run on the same machine: a bare
- * express handler answering the same JSON (its own process), the store's `findOne` by `_id` rate, and NATS
- * JetStream publish + consume of the same dispatch payloads. (The store's bulk-insert ceiling is the timed seeding
- * of each message stage: bench/run.js.)
+ * express handler answering the same JSON (its own process), the same handler behind a bare proxy hop (its own
+ * process), the store's `findOne` by `_id` rate, and NATS JetStream publish + consume of the same dispatch payloads.
+ * (The store's bulk-insert ceiling is the timed seeding of each message stage: bench/run.js.)
  */
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -10,13 +10,10 @@ const { connect } = require('@nats-io/transport-node');
 const { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } = require('@nats-io/jetstream');
 const { stopChild } = require('../../scripts/stack.js');
 
-/**
- * Spawns bench/lib/bareExpress.js answering GET `pathname` with `body` (parsed JSON). Resolves `{url, stop()}`;
- * `url` includes `pathname`.
- */
-function startBareExpress(pathname, body) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'bareExpress.js')], {
-    env: { ...process.env, BARE_PATH: pathname, BARE_BODY: JSON.stringify(body) },
+/** Spawns `script` (in bench/lib) with `env` added; resolves `{url, stop()}` once it prints `listening on <origin>`. */
+function startCeilingProcess(script, env, pathname) {
+  const child = spawn(process.execPath, [path.join(__dirname, script)], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -26,8 +23,25 @@ function startBareExpress(pathname, body) {
       const m = /listening on (\S+)/.exec(out);
       if (m) resolve({ url: `${m[1]}${pathname}`, stop: () => stopChild(child) });
     });
-    child.once('exit', (code) => reject(new Error(`bare express exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
   });
+}
+
+/**
+ * Spawns bench/lib/bareExpress.js answering GET `pathname` with `body` (parsed JSON). Resolves `{url, stop()}`;
+ * `url` includes `pathname`.
+ */
+function startBareExpress(pathname, body) {
+  return startCeilingProcess('bareExpress.js', { BARE_PATH: pathname, BARE_BODY: JSON.stringify(body) }, pathname);
+}
+
+/**
+ * Spawns bench/lib/bareProxy.js in front of a bare express handler started by `startBareExpress` (`bare`). Resolves
+ * `{url, stop()}`; `url` is `bare.url` with the proxy's origin.
+ */
+function startBareProxy(bare) {
+  const target = new URL(bare.url);
+  return startCeilingProcess('bareProxy.js', { BARE_TARGET: target.origin }, target.pathname);
 }
 
 /**
@@ -96,4 +110,4 @@ async function natsPublishConsume(natsUrl, payloads, { window = 2048 } = {}) {
   }
 }
 
-module.exports = { startBareExpress, findOneRate, natsPublishConsume };
+module.exports = { startBareExpress, startBareProxy, findOneRate, natsPublishConsume };
