@@ -8,9 +8,14 @@ const MAX_CHUNK = 512;
  * grew with the collection. Indexes are positions in the whole array, as in a plain one.
  */
 export class ChunkedArray<T> {
-  private readonly chunks: T[][] = [];
+  /**
+   * The chunks in order. This and {@link starts} become one-element literals on the first insertion, not pushes: a
+   * push onto an empty array reserves 17 slots, and a text index holds a list (so one of these) per word, most of
+   * them a single block (a 1-entry list: 497 bytes of heap, 776 with pushes, 488 before chunks).
+   */
+  private chunks: T[][] = [];
   /** Position, in the whole array, of each chunk's first item. */
-  private readonly starts: number[] = [];
+  private starts: number[] = [];
   private count = 0;
 
   /** Number of items. */
@@ -46,8 +51,8 @@ export class ChunkedArray<T> {
   /** Inserts `item` at position `i` (0 <= i <= length); the items from `i` on move one position up. */
   insert(i: number, item: T): void {
     if (!this.chunks.length) {
-      this.chunks.push([item]);
-      this.starts.push(0);
+      this.chunks = [[item]];
+      this.starts = [0];
       this.count = 1;
       return;
     }
