@@ -241,9 +241,10 @@ export class Collection {
   /** Replays a journaled document version (no checks, no journal record). */
   restorePut(journaled: Doc): void {
     const doc = this.payloads ? this.payloads.keep(this.db, this.name, idKey(journaled._id), journaled) : journaled;
+    const bytes = this.encode(doc);
     const old = this.idIndex.lookup([journaled._id]);
     if (old !== undefined) this.unindex(this.read(old)!, old);
-    const rid = this.store(this.encode(doc), old);
+    const rid = this.store(bytes, old);
     this.index(doc, rid);
   }
 

@@ -158,10 +158,10 @@ function decode(b: Block, upTo = b.count): string[] {
 }
 
 /**
- * Rebuilds entry `index` (>= 1) of a block in {@link scratch} (`[0, length)`) by walking the entries before it;
- * `[start, end)` is where the entry is packed. Entry 0 (`first`) is rebuilt with `start = end = 0`.
+ * Entry `index` of a block, rebuilt by walking the entries before it (none decoded to a string but it), and
+ * `[start, end)`, where it is packed (`start = end = 0` for entry 0, `first`).
  */
-function walkTo(b: Block, index: number): { start: number; end: number; length: number } {
+function walkTo(b: Block, index: number): { entry: string; start: number; end: number } {
   rebuildFirst(b);
   let at = 0;
   let start = 0;
@@ -169,7 +169,7 @@ function walkTo(b: Block, index: number): { start: number; end: number; length: 
     start = at;
     at = rebuild(b.packed, at);
   }
-  return { start, end: at, length: rebuilt.length };
+  return { entry: scratch.toString('latin1', 0, rebuilt.length), start, end: at };
 }
 
 /**
@@ -278,7 +278,7 @@ export class SortedList {
       this.last = entry;
       return;
     }
-    this.last ??= scratch.toString('latin1', 0, walkTo(tail, tail.count - 1).length);
+    this.last ??= walkTo(tail, tail.count - 1).entry;
     if (entry >= this.last) {
       this.append(tail, entry, this.last);
       this.last = entry;
@@ -327,8 +327,7 @@ export class SortedList {
   private split(bi: number, b: Block): void {
     const half = b.count >> 1;
     const s = b.packed;
-    const { start, end, length } = walkTo(b, half);
-    const first = scratch.toString('latin1', 0, length);
+    const { entry: first, start, end } = walkTo(b, half);
     const rest = new Packer();
     rest.chars(s, end, s.length);
     this.blocks.insert(bi + 1, { first, packed: rest.done(), count: b.count - half });
