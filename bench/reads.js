@@ -27,7 +27,7 @@ const { signIdentity, CAPS, RPC } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem, envOption } = require('./lib/system');
 const { loadTest, sampleLatency, cpuMs, fetchOk } = require('./lib/measure');
-const { startBareExpress, startBareProxy } = require('./lib/ceilings');
+const { startBareCeilings } = require('./lib/ceilings');
 const { seedMessages, seedJournal, seedCases, fixturePeople } = require('./lib/seed');
 
 const PROCESSES = ['moderation', 'tickets', 'logs', 'community', 'billing', 'gateway'];
@@ -129,19 +129,15 @@ async function main() {
     const settingsBody = await (
       await fetch(direct('tickets', settingsPath).url, direct('tickets', settingsPath))
     ).json();
-    const bare = await startBareExpress(settingsPath, settingsBody);
-    const bareProxy = await startBareProxy(bare).catch(async (err) => {
-      await bare.stop();
-      throw err;
-    });
+    const ceilings = await startBareCeilings(settingsPath, settingsBody);
     try {
       for (let round = 1; round <= opts.rounds; round++) {
         process.stdout.write(`round ${round}\n`);
         if (only !== 'members') {
           await measured(sys, 'settings direct', direct('tickets', settingsPath), opts);
           await measured(sys, 'settings gateway', gateway(settingsPath), opts);
-          await measured(sys, 'settings bare express', { url: bare.url, headers: {} }, opts);
-          await measured(sys, 'settings bare proxy hop', { url: bareProxy.url, headers: {} }, opts);
+          await measured(sys, 'settings bare express', { url: ceilings.bare.url, headers: {} }, opts);
+          await measured(sys, 'settings bare proxy hop', { url: ceilings.proxy.url, headers: {} }, opts);
         }
         if (only !== 'settings') {
           await measured(sys, 'members direct', direct('moderation', memberPath), opts);
@@ -149,8 +145,7 @@ async function main() {
         }
       }
     } finally {
-      await bareProxy.stop();
-      await bare.stop();
+      await ceilings.stop();
     }
     process.stdout.write(
       `one client, ${opts.samples} requests each (cycling: over the ${members.length} seeded members)\n`,

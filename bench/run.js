@@ -20,7 +20,7 @@ const { signIdentity, CAPS } = require('../libs/shared/dist');
 const { FIXTURE_IDS } = require('../libs/platform-simulator/dist');
 const { startBenchSystem } = require('./lib/system');
 const { loadTest, sampleLatency, rssMb, peakRss, settle, timeUntilReady } = require('./lib/measure');
-const { startBareExpress, startBareProxy, findOneRate, natsPublishConsume } = require('./lib/ceilings');
+const { startBareCeilings, findOneRate, natsPublishConsume } = require('./lib/ceilings');
 const { curvesSvg } = require('./lib/chart');
 const { seedMessages, seedJournal, seedCases, messageCreateNdjson, fixturePeople, CHANNELS } = require('./lib/seed');
 const { measureIngest } = require('./lib/ingest');
@@ -287,11 +287,7 @@ async function main() {
     const settingsBody = await (
       await fetch(`${sys.urls.tickets}${settingsPath}`, { headers: { 'x-guildhall-identity': identity } })
     ).json();
-    const bare = await startBareExpress(settingsPath, settingsBody);
-    const bareProxy = await startBareProxy(bare).catch(async (err) => {
-      await bare.stop();
-      throw err;
-    });
+    const ceilings = await startBareCeilings(settingsPath, settingsBody);
     try {
       await readThroughput(sys, results, opts, {
         label: 'GET tickets/settings',
@@ -299,14 +295,13 @@ async function main() {
         service: 'tickets',
         cookie,
         identity,
-        bare,
-        bareProxy,
+        bare: ceilings.bare,
+        bareProxy: ceilings.proxy,
         directTarget: 2000,
         bareRatio: 0.3,
       });
     } finally {
-      await bareProxy.stop();
-      await bare.stop();
+      await ceilings.stop();
     }
     const firstCase = await modDb.collection('cases').findOne({ guild });
     const findOne = await findOneRate(modDb.collection('cases'), firstCase._id, {

@@ -2,7 +2,7 @@
  * The "bare express handler" ceiling of the read benchmarks, run as its own process like a service: an express 5 app
  * answering GET `BARE_PATH` with the JSON body in `BARE_BODY` (the same bytes the measured service answers) and
  * nothing else (no identity check, validation, logging, database). Prints `listening on <url>` once it listens on a
- * free loopback port. Started by `startBareExpress` in bench/lib/ceilings.js.
+ * free loopback port. Started by `startBareCeilings` in bench/lib/ceilings.js.
  */
 const express = require('express');
 

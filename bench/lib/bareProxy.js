@@ -4,7 +4,7 @@
  * handler's origin; no session, rate limit, access check, identity token, logging or metrics. What it serves per
  * second against the bare express handler alone is what an empty gateway could reach against a service that does
  * nothing, on the same cores. Prints `listening on <url>` once it listens on a free loopback port. Started by
- * `startBareProxy` in bench/lib/ceilings.js.
+ * `startBareCeilings` in bench/lib/ceilings.js.
  */
 const { Agent } = require('node:http');
 const express = require('express');

@@ -28,20 +28,30 @@ function startCeilingProcess(script, env, pathname) {
 }
 
 /**
- * Spawns bench/lib/bareExpress.js answering GET `pathname` with `body` (parsed JSON). Resolves `{url, stop()}`;
- * `url` includes `pathname`.
+ * Spawns the read ceilings for GET `pathname` answering `body` (parsed JSON): bench/lib/bareExpress.js, and
+ * bench/lib/bareProxy.js in front of it. Resolves `{bare, proxy, stop()}`; `bare.url` and `proxy.url` include
+ * `pathname`; `stop()` stops both (so does a failed start of the proxy).
  */
-function startBareExpress(pathname, body) {
-  return startCeilingProcess('bareExpress.js', { BARE_PATH: pathname, BARE_BODY: JSON.stringify(body) }, pathname);
-}
-
-/**
- * Spawns bench/lib/bareProxy.js in front of a bare express handler started by `startBareExpress` (`bare`). Resolves
- * `{url, stop()}`; `url` is `bare.url` with the proxy's origin.
- */
-function startBareProxy(bare) {
-  const target = new URL(bare.url);
-  return startCeilingProcess('bareProxy.js', { BARE_TARGET: target.origin }, target.pathname);
+async function startBareCeilings(pathname, body) {
+  const bare = await startCeilingProcess(
+    'bareExpress.js',
+    { BARE_PATH: pathname, BARE_BODY: JSON.stringify(body) },
+    pathname,
+  );
+  const proxy = await startCeilingProcess('bareProxy.js', { BARE_TARGET: new URL(bare.url).origin }, pathname).catch(
+    async (err) => {
+      await bare.stop();
+      throw err;
+    },
+  );
+  return {
+    bare,
+    proxy,
+    stop: async () => {
+      await proxy.stop();
+      await bare.stop();
+    },
+  };
 }
 
 /**
@@ -110,4 +120,4 @@ async function natsPublishConsume(natsUrl, payloads, { window = 2048 } = {}) {
   }
 }
 
-module.exports = { startBareExpress, startBareProxy, findOneRate, natsPublishConsume };
+module.exports = { startBareCeilings, findOneRate, natsPublishConsume };

@@ -100,13 +100,13 @@ function freeBenchPort() {
   });
 }
 
-/** The variables of an `--env K=V,K=V` option as an object (empty for ''). */
+/** The variables of an `--env K=V,K=V` option as an object (empty for ''; a value may hold '=', a bare K is ''). */
 function envOption(text) {
   return Object.fromEntries(
     text
       .split(',')
       .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      .map((kv) => /^([^=]*)=?(.*)$/.exec(kv).slice(1)),
   );
 }
 
