@@ -1,4 +1,5 @@
 export * from './archive';
+export * from './auditActor';
 export * from './bus/accessCache';
 export * from './bus/cacheInvalidation';
 export * from './bus/channelTracker';
