@@ -7,7 +7,7 @@ export * from './recordedDay';
 export { NONCE_WINDOW_MS } from './routes/messages';
 export { BOT_PERMISSIONS, type SampleGuildIds, sampleGuild } from './seed';
 export { startFakePlatform } from './server';
-export { FAKE_BOT_USER_ID } from './state';
+export { FAKE_BOT_USER_ID, MESSAGE_DELETE_GROUP_MS } from './state';
 export type {
   FakeChannel,
   FakeGuildState,

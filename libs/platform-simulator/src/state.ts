@@ -1,11 +1,11 @@
-import { newSnowflake } from '@guildhall/shared';
+import { newSnowflake, snowflakeTime } from '@guildhall/shared';
 import {
   type APIAuditLogEntry,
   type APIDMChannel,
   type APIGuildMember,
   type APIMessage,
   type APIUser,
-  type AuditLogEvent,
+  AuditLogEvent,
   ChannelType,
   PermissionFlagsBits,
   type RESTGetAPIGatewayBotResult,
@@ -19,6 +19,13 @@ import type { FakeChannel, FakeGuildState, InteractionOrigin, OpenModal, SeedUse
 
 /** The fake bot's user id: the same for every fake platform of a process, so `sampleGuild()` can seed it. */
 export const FAKE_BOT_USER_ID = newSnowflake(new Date('2024-01-01T00:00:00Z'));
+
+/**
+ * How long after its creation a MESSAGE_DELETE entry takes in further deletions of the same author's messages in the
+ * same channel by the same user (Discord groups them and does not document the window; bots that read the count
+ * use a few seconds, Discord's client shows entries grouped over minutes): 5 minutes.
+ */
+export const MESSAGE_DELETE_GROUP_MS = 5 * 60_000;
 
 /** Every permission bit Discord defines (what the owner and Administrator holders get). */
 export const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
@@ -206,7 +213,12 @@ export class PlatformState {
 
   /**
    * Appends an audit log entry made by `actorId` and emits its GUILD_AUDIT_LOG_ENTRY_CREATE, as Discord does.
-   * `reason` is left out when no `X-Audit-Log-Reason` was sent.
+   * `reason` is left out when no `X-Audit-Log-Reason` was sent. A MESSAGE_DELETE (72) is grouped as Discord groups
+   * them: when `actorId` already has an entry deleting messages of the same author (`target_id`) in the same channel
+   * (`options.channel_id`) made less than `MESSAGE_DELETE_GROUP_MS` ago, that entry's `options.count` grows by one
+   * (same id, its first reason kept) and no GUILD_AUDIT_LOG_ENTRY_CREATE is sent: the dispatch is sent only when an
+   * entry is created (discord-api-docs issue 5911), so a reader learns of the later deletions only by reading the
+   * audit log (`GET /guilds/{id}/audit-logs`) and comparing the count.
    */
   audit(
     guild: FakeGuildState,
@@ -219,6 +231,7 @@ export class PlatformState {
       options?: APIAuditLogEntry['options'];
     },
   ): void {
+    if (entry.action_type === AuditLogEvent.MessageDelete && this.groupMessageDelete(guild, actorId, entry)) return;
     const { reason, changes, options, ...rest } = entry;
     const created: APIAuditLogEntry = {
       id: this.clock.snowflake(),
@@ -230,6 +243,30 @@ export class PlatformState {
     };
     guild.auditLog.push(created);
     this.emit(guild.id, 'GUILD_AUDIT_LOG_ENTRY_CREATE', { ...created, guild_id: guild.id });
+  }
+
+  /**
+   * Counts one more deletion in `actorId`'s MESSAGE_DELETE entry for the same author and channel made within
+   * `MESSAGE_DELETE_GROUP_MS`; false when there is none (a new entry is due).
+   */
+  private groupMessageDelete(
+    guild: FakeGuildState,
+    actorId: string,
+    entry: { target_id: string | null; options?: APIAuditLogEntry['options'] },
+  ): boolean {
+    const channel = entry.options?.channel_id;
+    const since = this.clock.ms() - MESSAGE_DELETE_GROUP_MS;
+    const grouped = guild.auditLog.findLast(
+      (e) =>
+        e.action_type === AuditLogEvent.MessageDelete &&
+        e.user_id === actorId &&
+        e.target_id === entry.target_id &&
+        e.options?.channel_id === channel &&
+        snowflakeTime(e.id).getTime() > since,
+    );
+    if (!grouped?.options) return false;
+    grouped.options.count = String(Number(grouped.options.count ?? 1) + 1);
+    return true;
   }
 
   /**

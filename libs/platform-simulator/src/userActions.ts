@@ -59,7 +59,7 @@ export interface UserActions {
     edit: string | RESTPatchAPIChannelMessageJSONBody,
     files?: UserFile[],
   ): Promise<APIMessage>;
-  /** MESSAGE_DELETE; audit 72 only when the message is someone else's. */
+  /** MESSAGE_DELETE; audit 72 only when the message is someone else's (grouped per deleter, author and channel). */
   deleteMessage(channelId: string, messageId: string, reason?: string): Promise<void>;
   createChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody, reason?: string): Promise<APIChannel>;
   editChannel(channelId: string, body: RESTPatchAPIChannelJSONBody, reason?: string): Promise<APIChannel>;
