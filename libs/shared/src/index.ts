@@ -21,6 +21,8 @@ export * from './contract/match';
 export * from './counter';
 export * from './encodedJson';
 export * from './events';
+export * from './hierarchy';
+export * from './hierarchyRules';
 export * from './http/app';
 export * from './http/export';
 export * from './http/idempotencyKey';

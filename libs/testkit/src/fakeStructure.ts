@@ -1,6 +1,6 @@
 import type { FakePlatform } from '@guildhall/platform-simulator';
-import type { AccessReply, CHANNEL_KINDS, StructureReply } from '@guildhall/shared';
-import { notFound } from '@guildhall/shared';
+import type { AccessReply, CHANNEL_KINDS, HierarchyReply, HierarchyRequest, StructureReply } from '@guildhall/shared';
+import { judgeHierarchy, notFound } from '@guildhall/shared';
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 
 type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -78,4 +78,27 @@ export function accessFromFake(fake: FakePlatform, guild: string, user: string):
   const admin = owner || (bits & PermissionFlagsBits.Administrator) !== 0n;
   const permissions = admin ? Object.keys(PermissionFlagsBits) : permissionNames(bits.toString());
   return { member: true, owner, permissions, roles: [...member.roles], caps: [] };
+}
+
+/**
+ * Community's `RPC.hierarchy` answer computed from the fake platform's live state (the same rules, `judgeHierarchy`),
+ * for suites that stand in for community. Throws a 404 problem for a guild the fake does not know, as community does.
+ */
+export function hierarchyFromFake(fake: FakePlatform, request: HierarchyRequest): HierarchyReply {
+  const state = fake.guild(request.guild);
+  if (!state) throw notFound(`guild ${request.guild} is unknown to the platform`);
+  const member = (id: string | undefined) => {
+    const found = id === undefined ? undefined : state.members.get(id);
+    return found && id
+      ? { id, roles: [...found.roles], communicationDisabledUntil: found.communication_disabled_until ?? null }
+      : null;
+  };
+  return judgeHierarchy(request, {
+    guild: request.guild,
+    owner: state.owner_id,
+    roles: [...state.roles.values()],
+    botRoles: state.members.get(fake.botUserId)?.roles ?? [],
+    actor: member(request.actor),
+    target: member(request.target),
+  });
 }

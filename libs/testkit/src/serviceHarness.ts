@@ -6,6 +6,8 @@ import type {
   BaseConfig,
   EventService,
   EventType,
+  HierarchyReply,
+  HierarchyRequest,
   ServiceEvent,
   ServiceName,
 } from '@guildhall/shared';
@@ -25,7 +27,7 @@ import {
 } from '@guildhall/shared';
 import type { z } from 'zod';
 import { deleteNamespace, identityHeaders, stopTestMongo, testNatsUrl, testServiceEnv, userIdentity } from './env';
-import { accessFromFake, structureFromFake } from './fakeStructure';
+import { accessFromFake, hierarchyFromFake, structureFromFake } from './fakeStructure';
 
 /** A seeded sample guild: the seed plus the ids of everything in it (see `sampleGuild`). */
 export type SampleGuild = SeedGuild & { ids: SampleGuildIds };
@@ -41,8 +43,8 @@ export interface ServiceHarnessOptions {
    */
   env?: Record<string, string> | ((fake: FakePlatform) => Record<string, string>);
   /**
-   * Answer community's `RPC.structure` and `RPC.access` from the fake platform's guild state (`structureFromFake`,
-   * `accessFromFake`).
+   * Answer community's `RPC.structure`, `RPC.access` and `RPC.hierarchy` from the fake platform's guild state
+   * (`structureFromFake`, `accessFromFake`, `hierarchyFromFake`).
    */
   structure?: boolean;
   /** The guild seeded into the fake platform (default: a fresh `sampleGuild()`). */
@@ -111,7 +113,7 @@ export interface ServiceHarness<C extends BaseConfig = BaseConfig, S extends Ser
 /**
  * Starts everything a service suite needs: the fake platform seeded with `options.seed` (default `sampleGuild()`),
  * the service itself (`startService` with `testServiceEnv(definition.name, {PLATFORM_API_URL, ...options.env})`),
- * a peer bus on its namespace (answering `RPC.structure` when `options.structure`) and a durable consumer capturing
+ * a peer bus on its namespace (answering `RPC.structure`, `RPC.access` and `RPC.hierarchy` when `options.structure`) and a durable consumer capturing
  * every event of the service into `events`. Close it with `close()` in `afterAll`.
  */
 export async function startServiceHarness<E extends z.ZodRawShape, S extends ServiceName>(
@@ -134,6 +136,7 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
   if (options.structure) {
     peer.reply<{ guild: string }, StructureReply>(RPC.structure, async ({ guild }) => structureFromFake(fake, guild));
     peer.reply<AccessRequest, AccessReply>(RPC.access, async ({ guild, user }) => accessFromFake(fake, guild, user));
+    peer.reply<HierarchyRequest, HierarchyReply>(RPC.hierarchy, async (req) => hierarchyFromFake(fake, req));
   }
   const events: ServiceEvent<S & EventService>[] = [];
   if (name in serviceEvents) {

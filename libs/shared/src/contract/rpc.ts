@@ -12,6 +12,11 @@ export const RPC = {
   access: 'rpc.community.access',
   /** community answers: the guild's structure (roles, channels, botTop), fetched from the platform when missing. */
   structure: 'rpc.community.structure',
+  /**
+   * community answers: may `actor` act on `target` and configure or grant `roles` in `guild`, by the platform's role
+   * hierarchy (`assertHierarchy` of shared asks it; docs/community.md "Hierarchy").
+   */
+  hierarchy: 'rpc.community.hierarchy',
   /** logs answers: journal events and deleted messages about a user (member record). */
   memberHistory: 'rpc.logs.memberHistory',
   /** Each service answers for its own setup features (`rpc.<service>.features`); community builds GET /setup from them. */
@@ -31,6 +36,24 @@ export interface AccessReply {
   roles: string[];
   caps: Cap[];
 }
+
+export interface HierarchyRequest {
+  guild: string;
+  /** The person asking (platform user id). */
+  actor: string;
+  /** The member acted on, if any (user id; may be a user who is not in the guild, e.g. a ban). */
+  target?: string;
+  /** What is done to `target`: 'timeout' also refuses an Administrator target; default 'act'. */
+  action?: 'act' | 'timeout';
+  /**
+   * Role ids the actor configures or grants for someone: each must be below the actor's highest role and the bot's,
+   * and carry none of Administrator, ManageGuild, ManageRoles, BanMembers, KickMembers, ModerateMembers that the actor
+   * lacks.
+   */
+  roles?: string[];
+}
+/** `code`: `self` when the actor acts on themselves, else `hierarchy`; `detail` names whose role is too low. */
+export type HierarchyReply = { allowed: true } | { allowed: false; code: 'hierarchy' | 'self'; detail: string };
 
 export interface StructureRequest {
   guild: string;
