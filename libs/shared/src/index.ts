@@ -1,5 +1,6 @@
 export * from './archive';
 export * from './auditActor';
+export * from './botUser';
 export * from './bus/accessCache';
 export * from './bus/cacheInvalidation';
 export * from './bus/channelTracker';

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
+import { BotUser } from './botUser';
 import { EventBus } from './bus/eventBus';
 import { Outbox } from './bus/outbox';
 import { type BaseConfig, loadConfig } from './config';
@@ -23,6 +24,8 @@ export interface ServiceContext<C extends BaseConfig = BaseConfig, S extends Ser
   outbox: Outbox<S>;
   /** The platform's typed REST API (see `PlatformApi`). */
   platform: PlatformApi;
+  /** The bot's own user id, resolved with retries (see `BotUser`); started at boot when the definition sets `botUser`. */
+  botUser: BotUser;
   metrics: Registry;
 }
 
@@ -35,6 +38,11 @@ export interface Stoppable {
 export interface ServiceDefinition<E extends z.ZodRawShape = z.ZodRawShape, S extends ServiceName = ServiceName> {
   name: S;
   env?: E;
+  /**
+   * The service reads the bot's own user id (its audit entries, its threads): `ctx.botUser` is resolved at boot,
+   * with retries until the platform answers, and `/readyz` answers 503 until it is known.
+   */
+  botUser?: boolean;
   routes?: (ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => RouteBinding[];
   /** Mounts extra middleware/handlers before the routes (the gateway's proxy). */
   mount?: (app: Express, ctx: ServiceContext<BaseConfig & z.infer<z.ZodObject<E>>, S>) => void;
@@ -54,7 +62,9 @@ export interface RunningService<C extends BaseConfig = BaseConfig, S extends Ser
 
 /**
  * Boots a service: config (throws `ConfigError` naming bad variables) -> logger -> MongoDB (its own database) ->
- * NATS (streams ensured) -> outbox -> `start` (consumers, pollers) -> HTTP server. `stop` drains in reverse:
+ * NATS (streams ensured) -> outbox -> the bot user's resolving (`def.botUser`, in the background) -> `start`
+ * (consumers, pollers) -> HTTP server. `/readyz` is 200 while MongoDB and NATS are connected and, for a `botUser`
+ * service, once the bot's user id is known. `stop` drains in reverse:
  * stop accepting and finish in-flight requests, stop consumers and pollers (together), flush the outbox, close NATS and
  * MongoDB.
  */
@@ -86,8 +96,10 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     bus,
     outbox,
     platform,
+    botUser: new BotUser(platform, logger),
     metrics,
   };
+  if (def.botUser) ctx.botUser.start();
   const started = def.start ? await def.start(ctx) : [];
   let stopping = false;
   const app = createApp({
@@ -96,7 +108,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     metrics,
     metricsToken: config.METRICS_TOKEN,
     trustProxy: config.TRUST_PROXY,
-    isReady: () => !stopping && mongoReady() && bus.isConnected(),
+    isReady: () => !stopping && mongoReady() && bus.isConnected() && (!def.botUser || ctx.botUser.known !== null),
     mount: (express) => {
       def.mount?.(express, ctx);
       if (def.exporter) mountInternalExport(express, def.name, config.IDENTITY_SECRET, def.exporter(ctx));
@@ -119,6 +131,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     async stop() {
       if (stopping) return;
       stopping = true;
+      ctx.botUser.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -14,6 +14,7 @@ import { startResponders } from './rpc';
 export const definition: ServiceDefinition<typeof communityEnv, 'community'> = {
   name: 'community',
   env: communityEnv,
+  botUser: true,
   routes,
   async start(ctx) {
     const responders = startResponders(ctx);

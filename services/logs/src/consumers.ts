@@ -25,34 +25,24 @@ export interface ConsumerOptions {
   batchSize: number;
 }
 
-/** This service's bot user id (to mark its own audit-log entries `viaService`); null when the platform does not say. */
-async function botUser(ctx: LogsContext): Promise<string | null> {
-  try {
-    return (await ctx.platform.users.getCurrent()).id;
-  } catch (err) {
-    ctx.logger.warn({ err }, 'could not read the bot user; audit entries of the bot will not be marked viaService');
-    return null;
-  }
-}
-
 /**
  * Starts the durable consumers: message dispatches in batches (`logs-messages`: those in threads and unknown channels
  * and those in known channels, one durable per partition covering both subjects, so a guild's messages and their
  * edits and deletes are handled in stream order whichever subject each came on; a batch is decoded and prepared while
  * the previous one is written, `pipeline` 2), other platform dispatches one by
  * one in order (`logs-journal`), audit-log entries for anti-nuke (`logs-antinuke`), and other services' events (`logs-service-events`: moderation cases, every
- * service's `settings.updated`, community's `forum.status`).
+ * service's `settings.updated`, community's `forum.status`). Every handler that tells the bot's own actions or
+ * threads from a person's waits for the bot's user id (`ctx.botUser`, resolved with retries), its message in hand.
  */
 export async function startConsumers(ctx: LogsContext, journal: Journal, opts: ConsumerOptions): Promise<Stoppable[]> {
-  const botUserId = await botUser(ctx);
-  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform, ctx.bus), botUserId };
+  const policy: LogPolicy = { directory: new ChannelDirectory(ctx.platform, ctx.bus), botUser: ctx.botUser };
   const stopMessages = await ctx.bus.consumeBatches(
     dispatchConsumer('logs-messages', MESSAGE_DISPATCHES, { maxAckPending: opts.batchSize * 8, pipeline: 2 }),
     opts.batchSize,
     (batch, inTurn) => ingestMessages(journal, policy, batch, inTurn),
   );
   const stopJournal = await ctx.bus.consume(dispatchConsumer('logs-journal', JOURNAL_DISPATCHES), async (msg) => {
-    await ingestPlatform(journal, botUserId, msg);
+    await ingestPlatform(journal, await ctx.botUser.id(), msg);
     if (!STRUCTURE_DISPATCHES.has(msg.data.t)) return;
     const d = msg.data.d as { guild_id?: string; id: string };
     const guild = d.guild_id ?? d.id;
@@ -61,7 +51,7 @@ export async function startConsumers(ctx: LogsContext, journal: Journal, opts: C
   });
   const stopAntinuke = await ctx.bus.consume(
     dispatchConsumer('logs-antinuke', ['GUILD_AUDIT_LOG_ENTRY_CREATE'] as const),
-    ({ data }) => watchAuditEntry({ platform: ctx.platform, journal, botUserId }, data.d),
+    async ({ data }) => watchAuditEntry({ platform: ctx.platform, journal, botUserId: await ctx.botUser.id() }, data.d),
   );
   const stopServices = await ctx.bus.consume(
     eventConsumer('logs-service-events', JOURNALLED_SERVICE_EVENTS),

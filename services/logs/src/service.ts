@@ -25,6 +25,7 @@ import { settingsRoutes } from './settings/routes';
 export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
   name: 'logs',
   env: logsEnv,
+  botUser: true,
   exporter: () => logsExport,
   routes: (ctx) => {
     const directory = new ChannelDirectory(ctx.platform, ctx.bus);

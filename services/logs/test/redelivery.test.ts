@@ -1,5 +1,5 @@
 import type { BusMessage, Dispatch, PlatformApi } from '@guildhall/shared';
-import { connectMongo, createLogger, disconnectMongo, newSnowflake } from '@guildhall/shared';
+import { BotUser, connectMongo, createLogger, disconnectMongo, newSnowflake } from '@guildhall/shared';
 import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose from 'mongoose';
 import { dispatchKey } from '../src/dispatch';
@@ -140,8 +140,11 @@ it('an emoji list redelivered after some snapshots were written journals every c
 });
 
 it('a message edit and deletion redelivered after a crash journal the text as it was, and store the change', async () => {
-  // the channel is known from its snapshot, so the platform is never asked
-  const policy = { directory: new ChannelDirectory({} as PlatformApi), botUserId: null };
+  // the channel is known from its snapshot (a text channel), so the platform is never asked, nor the bot user needed
+  const policy = {
+    directory: new ChannelDirectory({} as PlatformApi),
+    botUser: new BotUser({} as PlatformApi, createLogger('logs', 'silent')),
+  };
   const author = user('169378578432131075', 'dario');
   const messages = (...dispatches: Dispatch[]) => dispatches.map((d) => delivered(d));
   const expected = await everyCrashPoint(

@@ -14,11 +14,11 @@ import { fileReport } from './reports/fileReport';
  *   (durable `moderation-unbans`): a ban or timeout lifted outside a revoke marks its active case `revoked`;
  * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or a timeout
  *   removal made on the platform by someone other than the bot revokes the case naming them (`nameLifter`).
- * The five durable consumers (16 partitions each, with their leases) are set up together, and the bot user is read
- * meanwhile, so boot waits for the slowest setup instead of the sum of them.
+ * The five durable consumers (16 partitions each, with their leases) are set up together, so boot waits for the
+ * slowest setup instead of the sum of them. An audit-log entry waits in hand until the bot's user id is known
+ * (`ctx.botUser`), so the bot's own entries are never taken for a person's.
  */
 export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[]> {
-  const botUserId = botUser(ctx);
   const stops = await Promise.all([
     ctx.bus.consume(dispatchConsumer('moderation-reports', ['INTERACTION_CREATE']), (msg) =>
       fileReport(ctx.platform, ctx.outbox, ctx.logger, msg.data.d),
@@ -48,7 +48,7 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
       });
     }),
     ctx.bus.consume(dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']), async (msg) => {
-      const lift = liftOf(msg.data.d, await botUserId);
+      const lift = liftOf(msg.data.d, await ctx.botUser.id());
       if (!lift) return;
       const person = await findPerson(ctx.platform, lift.guild, lift.by);
       await nameLifter(ctx.outbox, lift.guild, lift.target, lift.action, {
@@ -60,14 +60,4 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
     }),
   ]);
   return stops.map((stop) => ({ stop }));
-}
-
-/** The bot's own user id (its audit entries are the service's own actions); null when the platform cannot say. */
-async function botUser(ctx: ModerationContext): Promise<string | null> {
-  try {
-    return (await ctx.platform.users.getCurrent()).id;
-  } catch (err) {
-    ctx.logger.warn({ err }, 'could not read the bot user; audit-log lifts are attributed to whoever the entry names');
-    return null;
-  }
 }

@@ -24,6 +24,7 @@ import { settingsRoutes } from './settings/routes';
 export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> = {
   name: 'moderation',
   env: moderationEnv,
+  botUser: true,
   routes: (ctx) => [
     ...caseRoutes(ctx),
     ...recordRoutes(ctx),

@@ -1,6 +1,5 @@
 import type { Dispatch } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
-import { botUserId } from '../platform/botUser';
 import { THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
 import { mutateStructure, storeGuildSnapshot } from './loadStructure';
 
@@ -30,7 +29,7 @@ export async function applyStructureDispatch(
     case 'GUILD_CREATE': {
       const d = dispatch.d;
       if (d.unavailable) return;
-      const bot = await botUserId(ctx.platform);
+      const bot = await ctx.botUser.id();
       await storeGuildSnapshot(d.id, {
         owner: d.owner_id,
         premiumTier: d.premium_tier ?? 0,
@@ -85,7 +84,7 @@ export async function applyStructureDispatch(
     }
     case 'GUILD_MEMBER_UPDATE': {
       const d = dispatch.d;
-      if (d.user.id !== (await botUserId(ctx.platform))) return;
+      if (d.user.id !== (await ctx.botUser.id())) return;
       await mutateStructure(d.guild_id, (doc) => {
         doc.botRoles = d.roles;
       });

@@ -2,14 +2,14 @@ import { HttpProblem, isDuplicateKey, isPlatformNotFound, notFound, platformProb
 import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
-import { botUserId } from '../platform/botUser';
 import { type PlatformChannel, THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
 import { StructureModel, type StructureRow } from './model';
 
 /**
  * The stored structure of `guild`, fetched from the platform (guild, channels, the bot's member) when missing or
  * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
- * it) and 502 when the platform refuses otherwise and nothing is stored (a stale stored structure is served then).
+ * it), 502 when the platform refuses otherwise and 503 (`bot_user_unknown`) while the bot's user id is not known yet,
+ * when nothing is stored (a stale stored structure is served then).
  */
 export async function loadStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
   const stored = await StructureModel.findById(guild).lean<StructureRow>();
@@ -57,8 +57,8 @@ async function fetchSnapshot(
   let platformGuild: APIGuild;
   let channels: APIChannel[];
   let botMember: APIGuildMember;
+  const bot = ctx.botUser.now();
   try {
-    const bot = await botUserId(ctx.platform);
     [platformGuild, channels, botMember] = (await Promise.all([
       ctx.platform.guilds.get(guild),
       ctx.platform.guilds.getChannels(guild),

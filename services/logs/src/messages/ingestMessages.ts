@@ -26,7 +26,10 @@ export const MESSAGE_DISPATCHES = [
  * `insertMany` (a duplicate key means already stored), edits and deletions one by one with conditional updates
  * (an edit that does not change the content, or a second deletion, changes nothing). Messages the privacy rules
  * exclude (`isLogged`: ignored channels and their threads, private and ticket threads, bots when `ignoreBots`) are
- * neither stored nor journaled. The attachments of stored new messages, and files an edit adds, are queued for the
+ * neither stored nor journaled. Nothing is decided on unknown facts: while a message's channel facts cannot be
+ * fetched (or the bot's user id is not known yet), this throws, and the bus retries the message in place, the
+ * messages after it in its partition waiting (docs/bus.md, "Failures and dead letters"); it is stored or left out
+ * once they are known, never dropped meanwhile. The attachments of stored new messages, and files an edit adds, are queued for the
  * archive (downloaded in the background, never in this batch; kept for the message's 7 days). New messages are
  * turned into rows first; the message collection is read or written only once `inTurn` resolves (the consumer's
  * previous batch settled), so a batch is prepared while the one before it is written.

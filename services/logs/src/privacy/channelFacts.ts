@@ -1,11 +1,14 @@
 import {
   broadcastInvalidation,
   type EventBus,
+  isPlatformNotFound,
   type Logger,
   onDispatches,
   onInvalidation,
   type PlatformApi,
+  platformFailure,
   type Stoppable,
+  serviceUnavailable,
 } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import { LRUCache } from 'lru-cache';
@@ -152,7 +155,9 @@ async function readAll(guild: string): Promise<ChannelFacts[]> {
 /**
  * Channel and thread facts of a guild: the logs snapshot when there is one (kept current by channel dispatches),
  * else the platform's `GET /channels/{id}` stored in `channel_facts` (for threads created after GUILD_CREATE).
- * Null when neither knows the channel or it belongs to another guild.
+ * Null when the platform answers that the channel does not exist (404) or it belongs to another guild. When the
+ * platform cannot answer (down, 5xx, 429, 403, network), `get` throws `HttpProblem` 503
+ * (`code: channel_facts_unavailable`) instead of guessing: nothing is memoised, the next call asks again.
  */
 export class ChannelDirectory {
   /** `bus` carries the announcement of thread facts this directory fetched (`channelsChanged`); absent in tests. */
@@ -161,7 +166,7 @@ export class ChannelDirectory {
     private readonly bus?: EventBus,
   ) {}
 
-  /** Facts of `channel` in `guild` (memoised briefly; see the class). */
+  /** Facts of `channel` in `guild` (memoised briefly; see the class); throws 503 while they cannot be known. */
   async get(guild: string, channel: string): Promise<ChannelFacts | null> {
     const key = `${guild}:${channel}`;
     const hit = memo.get(key);
@@ -179,8 +184,13 @@ export class ChannelDirectory {
     let fetched: APIChannel;
     try {
       fetched = await this.platform.channels.get(channel);
-    } catch {
-      return null;
+    } catch (err) {
+      if (isPlatformNotFound(err)) return null;
+      const failure = platformFailure(err);
+      throw serviceUnavailable(
+        `The facts of channel ${channel} are unknown: the platform did not answer GET /channels/${channel} (${failure.status} ${failure.message})`,
+        'channel_facts_unavailable',
+      );
     }
     const fetchedGuild = (fetched as { guild_id?: string }).guild_id;
     if (fetchedGuild !== guild) return null;

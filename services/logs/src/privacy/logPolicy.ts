@@ -1,3 +1,4 @@
+import type { BotUser } from '@guildhall/shared';
 import { ChannelType } from 'discord-api-types/v10';
 import type { SettingsRow } from '../settings/model';
 import { type ChannelDirectory, THREAD_TYPES } from './channelFacts';
@@ -5,7 +6,7 @@ import { type ChannelDirectory, THREAD_TYPES } from './channelFacts';
 /** What the message log's privacy rules need: channel facts and the service's bot user (owner of ticket threads). */
 export interface LogPolicy {
   directory: ChannelDirectory;
-  botUserId: string | null;
+  botUser: BotUser;
 }
 
 /**
@@ -13,11 +14,13 @@ export interface LogPolicy {
  * - ignore rules cover the channel itself, a thread's parent channel, and the category of either;
  * - private threads are logged only when the guild opted in (`logPrivateThreads`);
  * - ticket threads (private threads the service's bot created; tickets keep their own transcript) never are;
- * - bot and webhook messages not when `ignoreBots` (pass `bot: false` for a bulk delete).
- * A channel neither the snapshots nor the platform know is judged by its own id only.
+ * - bot and webhook messages not when `ignoreBots` (pass `bot: false` for a bulk delete);
+ * - a channel the platform says does not exist (or is in another guild) is not: its privacy cannot be told.
+ * Never decided on unknown facts: throws `HttpProblem` 503 while the channel's facts cannot be fetched
+ * (`ChannelDirectory.get`), and waits for the bot's user id (`BotUser.id`), so the caller's message is retried.
  */
 export async function isLogged(
-  { directory, botUserId }: LogPolicy,
+  { directory, botUser }: LogPolicy,
   settings: SettingsRow,
   channel: string,
   bot: boolean,
@@ -26,9 +29,9 @@ export async function isLogged(
   const ignored = new Set(settings.ignoredChannels);
   if (ignored.has(channel)) return false;
   const facts = await directory.get(settings._id, channel);
-  if (!facts) return true;
+  if (!facts) return false;
   if (facts.type === ChannelType.PrivateThread) {
-    if (botUserId && facts.owner === botUserId) return false;
+    if (facts.owner === (await botUser.id())) return false;
     if (!settings.logPrivateThreads) return false;
   }
   let parent = facts.parent;
