@@ -3,6 +3,7 @@ import { antinukeSettingsRoutes } from './antinuke/routes';
 import { logsEnv } from './config';
 import { startConsumers } from './consumers';
 import { logsExport } from './export';
+import { explainDeletion } from './journal/explainDeletion';
 import { undoLeases } from './journal/model';
 import { Journal } from './journal/recordEvent';
 import { journalRoutes } from './journal/routes';
@@ -46,6 +47,7 @@ export const definition: ServiceDefinition<typeof logsEnv, 'logs'> = {
       ctx.config.ACTOR_MATCH_WINDOW_MS,
       (event) => queuePost(event, ctx.config.LOG_POST_DELAY_MS, privacy),
       (guild, users) => recordsChanged(ctx.bus, guild, users),
+      (journal, event) => explainDeletion({ platform: ctx.platform, botUser: ctx.botUser }, journal, event),
     );
     const poster = startPoller(
       'log-embeds',

@@ -198,12 +198,15 @@ export const logRoutes = {
       'deleted; `undoneAs` = `webhook_deleted`, or `webhook_gone` when it no longer existed), ' +
       '`antinuke_response` (every undoable event of its burst not undone yet, categories first, each marked as if ' +
       'undone alone; `undoneAs` = `burst: <n> of <m> undone`, per-event results in `data.undo`; 409 when nothing ' +
-      'is left to undo, 502 when every one failed). 404 unknown event; 409 already undone, ' +
+      'is left to undo, 502 when every one failed). 404 unknown event; 403 `code: self` when the event is about ' +
+      'the caller, 403 `code: hierarchy` when undoing a `member_roles` change would act on a member at or above the ' +
+      'caller or give back a role the caller may not grant (naming whose role is too low); 409 already undone, ' +
       'undo in progress, or a kind that cannot be undone; 502 when the platform refuses (its code and message in ' +
-      '`platform`).',
+      '`platform`); 503 when the hierarchy check cannot be made. Platform calls carry the audit-log reason ' +
+      '`[for <caller>] ...`, so the journal names the caller as actor (`viaService`).',
     params: z.strictObject({ guild: Snowflake, event: Snowflake }),
     body: EmptyBody,
     success: { status: 200, schema: JournalEvent, description: 'The event, marked undone' },
-    errors: [404, 409, 502],
+    errors: [403, 404, 409, 502, 503],
   }),
 };

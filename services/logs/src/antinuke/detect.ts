@@ -1,5 +1,6 @@
 import { isDuplicateKey, LEASE_MS, Leases, newSnowflake, type PlatformApi, snowflakeTime } from '@guildhall/shared';
 import type { GatewayGuildAuditLogEntryCreateDispatchData } from 'discord-api-types/v10';
+import { entryActor } from '../journal/entryActor';
 import { JournalEventModel } from '../journal/model';
 import type { Journal } from '../journal/recordEvent';
 import { memberName } from '../snapshots/snapshots';
@@ -29,8 +30,11 @@ export function responseDedupe(incident: string): string {
 }
 
 /**
- * Watches one GUILD_AUDIT_LOG_ENTRY_CREATE for a nuke. An entry of a watched kind (see `antinukeKindOf`) by anyone
- * but the bot and `exemptUsers` is stored once per entry id (`antinuke_actions`); while the actor has an open
+ * Watches one GUILD_AUDIT_LOG_ENTRY_CREATE for a nuke. The actor is the entry's user, or for an entry of this
+ * service's bot the person it acted for (`entryActor`: the `[for <id>]` head `onBehalfReason` writes), so a case ban,
+ * revoke, undo or role grant made through Guildhall counts against the staff member who asked, like an action they
+ * made in the platform's client; the bot's entries that name nobody are not counted. An entry of a watched kind (see
+ * `antinukeKindOf`) by anyone but `exemptUsers` is stored once per entry id (`antinuke_actions`); while the actor has an open
  * incident it joins that incident's burst. Otherwise, when the actor's actions of that kind within the limit's
  * window reach its count, an incident is opened (one per guild and actor at a time, an atomic upsert, so replicas
  * and redeliveries open one) unless the actor owns the guild or holds an exempt role, and answered (`respond`).
@@ -39,7 +43,8 @@ export function responseDedupe(incident: string): string {
  */
 export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAuditLogEntryCreateDispatchData) {
   const guild = entry.guild_id;
-  const actor = entry.user_id ?? null;
+  const { id: actor } = entryActor(entry, deps.botUserId);
+  // The bot's entries that name nobody (the anti-nuke response itself, changes no person asked for) are not counted.
   if (!actor || actor === deps.botUserId) return;
   const settings = await loadAntinukeSettings(guild);
   if (!settings.enabled || settings.exemptUsers.includes(actor)) return;

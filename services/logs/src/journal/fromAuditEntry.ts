@@ -6,6 +6,8 @@ import {
   type GatewayGuildAuditLogEntryCreateDispatchData,
 } from 'discord-api-types/v10';
 import { memberName, objectName } from '../snapshots/snapshots';
+import { deletionCountOf, sawDeletionCount } from './deletionCounts';
+import { entryActor } from './entryActor';
 import { journalBlindChange } from './fromMembers';
 import type { Journal } from './recordEvent';
 
@@ -71,7 +73,9 @@ function roleIds(c: APIAuditLogChange | undefined): string[] {
  * from `$add`/`$remove`, `before`/`after` from `nick`), so the member's update dispatch can journal it without a
  * snapshot (see `memberUpdated`); MEMBER_UPDATE with a timeout change is itself a `member_timeout` event (data:
  * until, null when lifted; reason); the actions of `OWN_EVENT` are events themselves (see docs/journal.md for their
- * data). `viaService` is true when the entry's user is this service's bot. Every event and source gets the entry's
+ * data). A MESSAGE_DELETE entry's count is stored as seen (`sawDeletionCount`: its later growth explains later
+ * deletions, see `explainDeletion`). The actor is the entry's user, or for an entry of this service's bot the person its `onBehalfReason` names
+ * (`entryActor`); `viaService` is true for every entry of the bot. Every event and source gets the entry's
  * time (its id's snowflake time) as `at`.
  */
 export async function auditEntryCreated(
@@ -80,9 +84,8 @@ export async function auditEntryCreated(
   botUserId: string | null,
 ): Promise<void> {
   const guild = entry.guild_id;
-  const actor = entry.user_id ?? null;
+  const { id: actor, viaService } = entryActor(entry, botUserId);
   const actorName = await memberName(guild, actor);
-  const viaService = actor !== null && actor === botUserId;
   const target = entry.target_id ?? null;
   const reason = entry.reason ?? null;
   const at = snowflakeTime(entry.id);
@@ -122,6 +125,8 @@ export async function auditEntryCreated(
   const action = entry.action_type;
   const matched = ACTOR_OF[action];
   if (matched) {
+    if (action === AuditLogEvent.MessageDelete)
+      await sawDeletionCount(guild, entry.id, at, deletionCountOf(entry), true);
     await source(matched, action === AuditLogEvent.MessageBulkDelete ? (entry.options?.channel_id ?? target) : target);
     return;
   }

@@ -1,5 +1,5 @@
 import type { JournalKind } from '@guildhall/shared';
-import { newSnowflake, sortKey } from '@guildhall/shared';
+import { isDuplicateKey, newSnowflake, sortKey } from '@guildhall/shared';
 import { ACTOR_RANK, type ActorSource, type EventRow, JournalEventModel } from './model';
 import { ActorSourceModel, type SourceRow } from './sources';
 
@@ -37,16 +37,25 @@ export type OnRecorded = (event: EventRow) => Promise<void>;
 export type OnMembersChanged = (guild: string, users: Array<string | null>) => void;
 
 /**
+ * Called with a stored event no waiting source explained (it keeps the actor it came with); may find its actor
+ * elsewhere (a `message_delete` in the audit log's grouped entries, `explainDeletion`) and returns the event with
+ * it, or null when nothing changed.
+ */
+export type OnUnexplained = (journal: Journal, event: EventRow) => Promise<EventRow | null>;
+
+/**
  * Stores journal events and gives them their actors. An event finds its actor in an unclaimed actor source
  * (audit-log entry, service case) of the same guild, kind and target that arrived within `windowMs` of it; a source
  * arriving later finds the event the same way. A better source (service > audit > author) replaces a worse one.
- * `membersChanged` hears of every stored or re-attributed event's target and actors (see `OnMembersChanged`).
+ * `membersChanged` hears of every stored or re-attributed event's target and actors (see `OnMembersChanged`); an
+ * event no source explained goes to `onUnexplained` before it is handed on.
  */
 export class Journal {
   constructor(
     private readonly windowMs: number,
     private readonly onRecorded: OnRecorded,
     readonly membersChanged: OnMembersChanged = () => {},
+    private readonly onUnexplained: OnUnexplained = async () => null,
   ) {}
 
   /**
@@ -94,9 +103,11 @@ export class Journal {
     return this.finish(row);
   }
 
-  /** Gives a stored event its actor from a waiting source, then hands it to `onRecorded`. */
+  /**
+   * Gives a stored event its actor from a waiting source (else asks `onUnexplained`), then hands it to `onRecorded`.
+   */
   private async finish(row: EventRow): Promise<EventRow> {
-    const stored = (await this.claimSourceFor(row)) ?? row;
+    const stored = (await this.claimSourceFor(row)) ?? (await this.onUnexplained(this, row)) ?? row;
     this.membersChanged(stored.guild, [stored.target, stored.actor]);
     await this.onRecorded(stored);
     return stored;
@@ -147,6 +158,41 @@ export class Journal {
       await ActorSourceModel.updateOne({ _id: stored._id, claimedBy: event._id }, { $set: { claimedBy: null } });
     }
     return null;
+  }
+
+  /**
+   * Gives `event` the source `source` directly (stored already claimed by the event; idempotent on `source._id`): its
+   * actor, facts and time are applied as a matched source's would be (only over a worse actor). Returns the event as
+   * it is now, or null when another event holds that source.
+   */
+  async giveSource(
+    event: EventRow,
+    source: Omit<SourceRow, 'claimedBy' | 'at'> & { at?: Date },
+  ): Promise<EventRow | null> {
+    const { _id, ...fields } = { at: null, ...source };
+    let stored: SourceRow | null;
+    try {
+      stored = await ActorSourceModel.findOneAndUpdate(
+        { _id },
+        { $setOnInsert: { ...fields, claimedBy: event._id } },
+        { upsert: true, returnDocument: 'after' },
+      ).lean<SourceRow>();
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      stored = await ActorSourceModel.findById(_id).lean<SourceRow>();
+    }
+    if (stored && stored.claimedBy === null) {
+      stored =
+        (await ActorSourceModel.findOneAndUpdate(
+          { _id, claimedBy: null },
+          { $set: { claimedBy: event._id } },
+          { returnDocument: 'after' },
+        ).lean<SourceRow>()) ?? (await ActorSourceModel.findById(_id).lean<SourceRow>());
+    }
+    if (!stored || stored.claimedBy !== event._id) return null;
+    return (
+      (await this.applySource(event, stored)) ?? (await JournalEventModel.findById(event._id).lean<EventRow>()) ?? event
+    );
   }
 
   /** Whether `time` is within the match window of now. */

@@ -1,4 +1,4 @@
-import { bind, type JournalUndoneEvent, logRoutes, type RouteBinding } from '@guildhall/shared';
+import { bind, type JournalUndoneEvent, logRoutes, onBehalfReason, type RouteBinding } from '@guildhall/shared';
 import type { LogsContext } from '../config';
 import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
@@ -12,10 +12,18 @@ import { undoEvent } from './undoEvent';
 /**
  * GET /journal (message events only of channels the caller can view; none when community does not answer; deleted
  * messages' archived files link to Guildhall's copies) and
- * POST /journal/{event}/undo (every lifted ban or timeout, also one of an anti-nuke burst, emits `journal.undone`).
+ * POST /journal/{event}/undo (refused 403 `self` on an event about the caller, 403 `hierarchy` when a role change's
+ * undo would act on a member or give back a role the caller may not; every platform call's audit-log reason is
+ * `onBehalfReason` of the caller; every lifted ban or timeout, also one of an anti-nuke burst, emits
+ * `journal.undone` naming the caller).
  */
 export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): RouteBinding[] {
-  const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
+  const deps = {
+    access: accessAnswers(ctx),
+    directory,
+    timeoutMs: ctx.config.PEER_TIMEOUT_MS,
+    undo: { platform: ctx.platform, bus: ctx.bus, timeoutMs: ctx.config.PEER_TIMEOUT_MS },
+  };
   return [
     bind(logRoutes.listJournal, async ({ params, query, identity }) => {
       const hidden = await hiddenOrAll(deps, params.guild, identity.sub);
@@ -23,8 +31,8 @@ export function journalRoutes(ctx: LogsContext, directory: ChannelDirectory): Ro
       return { events: events.map(toJournalEvent) };
     }),
     bind(logRoutes.undoJournalEvent, async ({ params, identity }) => {
-      const reason = `Undo of journal event ${params.event} by ${identity.name} (${identity.sub})`;
-      const undone = await undoEvent(ctx.platform, params.guild, params.event, identity.sub, reason, async (event) => {
+      const reason = onBehalfReason({ id: identity.sub }, `Undo of journal event ${params.event} by ${identity.name}`);
+      const undone = await undoEvent(deps.undo, params.guild, params.event, identity.sub, reason, async (event) => {
         recordsChanged(ctx.bus, params.guild, [event.target, event.actor]);
         if ((event.kind !== 'member_ban' && event.kind !== 'member_timeout') || !event.target) return;
         const lifted: JournalUndoneEvent = {

@@ -1,5 +1,8 @@
 import {
+  assertHierarchy,
   conflict,
+  type EventBus,
+  forbidden,
   HttpProblem,
   isPlatformNotFound,
   liftTimeout,
@@ -21,15 +24,50 @@ const UNKNOWN_ROLE = 10011;
 /** Called with every event an undo reverted (the burst's events too, for an `antinuke_response`). */
 export type OnUndone = (event: EventRow) => Promise<void>;
 
+/** What an undo needs: the platform, the bus (community's hierarchy check) and how long to wait for a peer (ms). */
+export interface UndoDeps {
+  platform: PlatformApi;
+  bus: EventBus;
+  timeoutMs: number;
+}
+
+/** Role ids of a `member_roles` event's `added` / `removed`. */
+function roleIds(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /**
- * Reverts journal event `id` of `guild` on the platform (see the route's description for what each kind does) and
- * records `undoneBy`/`undoneAt`/`undoneAs`. The event is claimed first (`lease`), so two callers never both act;
+ * The rules an undo by `by` must pass before anything is claimed or changed: nobody undoes an event whose target is
+ * themselves (403 `self`); undoing a `member_roles` change gives back the roles it removed, so community's
+ * hierarchy check (`assertHierarchy`) must allow `by` to act on the member and to grant each of those roles (403
+ * `hierarchy` naming whose role is too low; 503 `peer_unavailable` when community does not answer: never allowed
+ * by default).
+ */
+async function assertMayUndo(deps: UndoDeps, event: EventRow, by: string): Promise<void> {
+  if (event.target === by)
+    throw forbidden(
+      `Journal event ${event._id} is about you: nobody undoes an event whose target is themselves`,
+      'self',
+    );
+  if (event.kind === 'member_roles' && event.target) {
+    const roles = roleIds(event.data.removed);
+    await assertHierarchy(deps.bus, { guild: event.guild, actor: by, target: event.target, roles }, deps.timeoutMs);
+  }
+}
+
+/**
+ * Reverts journal event `id` of `guild` on the platform for `by` (the caller's user id; see the route's description
+ * for what each kind does) and records `undoneBy`/`undoneAt`/`undoneAs`. `reason` is the audit-log reason of every
+ * platform call (the route writes it with `onBehalfReason`, so the journal and anti-nuke credit the caller). The
+ * rules of `assertMayUndo` are checked first; then the event is claimed (`lease`), so two callers never both act;
  * an undo whose process died may be retried once its claim lapses.
- * An `antinuke_response` is undone by undoing every undoable event of its burst not undone yet (`undoBurst`).
- * Throws 404 (unknown), 409 (not undoable, already undone, in progress, no snapshot), 502 (platform refused).
+ * An `antinuke_response` is undone by undoing every undoable event of its burst not undone yet (`undoBurst`), each
+ * under the same rules.
+ * Throws 404 (unknown), 403 `self` / `hierarchy`, 409 (not undoable, already undone, in progress, no snapshot), 502
+ * (platform refused), 503 (community did not answer the hierarchy check).
  */
 export async function undoEvent(
-  platform: PlatformApi,
+  deps: UndoDeps,
   guild: string,
   id: string,
   by: string,
@@ -42,15 +80,16 @@ export async function undoEvent(
     throw conflict(`A ${event.kind} event cannot be undone (undoable: ${UNDOABLE_KINDS.join(', ')})`);
   }
   if (event.undoneAt) throw conflict(`Journal event ${id} was already undone`);
+  await assertMayUndo(deps, event, by);
   const claim = await undoLeases.claim({ _id: id, undoneAt: null });
   if (!claim) throw conflict(`Journal event ${id} is being undone or was already undone`);
   let undoneAs: string;
   let results: BurstUndo[] | undefined;
   try {
     if (claim.row.kind === 'antinuke_response') {
-      results = await undoBurst(claim.row, (event) => undoEvent(platform, guild, event, by, reason, onUndone));
+      results = await undoBurst(claim.row, (event) => undoEvent(deps, guild, event, by, reason, onUndone));
       undoneAs = `burst: ${results.filter((r) => r.undoneAs).length} of ${results.length} undone`;
-    } else undoneAs = await revert(platform, claim.row, reason);
+    } else undoneAs = await revert(deps.platform, claim.row, reason);
   } catch (err) {
     await undoLeases.release(id, claim.lease);
     throw err;
@@ -168,10 +207,9 @@ async function revert(platform: PlatformApi, event: EventRow, reason: string): P
  * audited with `reason`). A role deleted since (unknown role, 10011) is skipped; a member who left is a 409.
  */
 async function revertRoles(platform: PlatformApi, event: EventRow, member: string, reason: string): Promise<void> {
-  const ids = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
   const changes = [
-    ...ids(event.data.added).map((role) => ({ role, add: false })),
-    ...ids(event.data.removed).map((role) => ({ role, add: true })),
+    ...roleIds(event.data.added).map((role) => ({ role, add: false })),
+    ...roleIds(event.data.removed).map((role) => ({ role, add: true })),
   ];
   if (!changes.length) throw conflict(`Journal event ${event._id} changed no role`);
   for (const { role, add } of changes) {
