@@ -50,7 +50,8 @@ export function isTimedOut(until: string | null | undefined, now: number = Date.
 /**
  * Decides `request` by the platform's own hierarchy rules, from `facts` (pure; `now` in ms since 1970):
  * - the actor acting on themselves -> `self`;
- * - an actor who is not a member, or is timed out, acts on nobody and grants nothing (`hierarchy`);
+ * - an actor who is not a member, or is timed out (unless owner or Administrator, whom the platform does not time
+ *   out), acts on nobody and grants nothing (`hierarchy`);
  * - nobody acts on the guild owner; the owner acts on anyone else;
  * - otherwise the actor's highest role position must be strictly above the target's (Administrator does not exempt);
  * - the bot's highest role must be strictly above the target's;
@@ -72,7 +73,8 @@ export function judgeHierarchy(
     return refuse(`Nobody can act on the guild owner (${facts.owner})`);
   const isOwner = request.actor === facts.owner;
   if (!isOwner && !facts.actor) return refuse(`You (${request.actor}) are not a member of this guild`);
-  if (!isOwner && isTimedOut(facts.actor?.communicationDisabledUntil, now))
+  const actorPermissions = isOwner ? ALL : permissionsOf(facts, facts.actor?.roles ?? []);
+  if ((actorPermissions & ADMINISTRATOR) === 0n && isTimedOut(facts.actor?.communicationDisabledUntil, now))
     return refuse(`You (${request.actor}) are timed out in this guild`);
   const roles = new Map(facts.roles.map((r) => [r.id, r]));
   const actorTop = highestRole(roles, facts.actor?.roles ?? []);
@@ -90,7 +92,6 @@ export function judgeHierarchy(
     if (request.action === 'timeout' && (permissionsOf(facts, facts.target.roles) & ADMINISTRATOR) !== 0n)
       return refuse(`${facts.target.id} holds Administrator and cannot be timed out`);
   }
-  const actorPermissions = isOwner ? ALL : permissionsOf(facts, facts.actor?.roles ?? []);
   for (const id of request.roles ?? []) {
     const role = roles.get(id);
     if (!role) return refuse(`Role ${id} is not a role of this guild`);

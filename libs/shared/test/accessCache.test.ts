@@ -55,6 +55,26 @@ describe('AccessCache', () => {
     ]);
   });
 
+  it('when a member is timed out, then their answer is kept only until the timeout ends, not the whole TTL', async () => {
+    const clock = manualClock();
+    let wall = Date.parse('2026-01-01T00:00:00Z');
+    const timedOut: AccessReply = { ...reply, caps: [], timedOutUntil: '2026-01-01T00:00:05Z' };
+    const ask = jest.fn().mockResolvedValueOnce(timedOut).mockResolvedValue(reply);
+    const cache = new AccessCache(ask, 60_000, clock, () => wall);
+    expect((await cache.get('10', '20')).caps).toEqual([]);
+    clock.advance(4_999);
+    wall += 4_999;
+    expect((await cache.get('10', '20')).caps).toEqual([]);
+    expect(ask).toHaveBeenCalledTimes(1);
+    clock.advance(2);
+    wall += 2;
+    expect((await cache.get('10', '20')).caps).toEqual(['cases.read']);
+    expect(ask).toHaveBeenCalledTimes(2);
+    clock.advance(59_000);
+    await cache.get('10', '20');
+    expect(ask).toHaveBeenCalledTimes(2);
+  });
+
   it('with TTL 0 asks on every request', async () => {
     const ask = jest.fn(async () => reply);
     const cache = new AccessCache(ask, 0);

@@ -1,3 +1,4 @@
+import { onBehalfReason } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
@@ -185,13 +186,13 @@ describe('community: forums and post status', () => {
       archived: false,
       locked: true,
     });
-    expect(patch?.reason).toBe('Status Bug set by Tester');
+    expect(patch?.reason).toBe(onBehalfReason({ id: h.seed.ids.moderator }, 'Status Bug set by Tester'));
     const [reply] = h.fake.callsTo('POST', '/channels/{channel_id}/messages');
     expect(reply?.path).toBe(`/channels/${thread}/messages`);
     expect(reply?.body).toMatchObject({ content: 'Thanks, this bug is fixed!' });
     const [role] = h.fake.callsTo('PUT', '/guilds/{guild_id}/members/{user_id}/roles/{role_id}');
     expect(role?.path).toBe(`/guilds/${h.seed.id}/members/${h.seed.ids.member}/roles/${h.seed.ids.supportRole}`);
-    expect(role?.reason).toBe('Status Bug set by Tester');
+    expect(role?.reason).toBe(onBehalfReason({ id: h.seed.ids.moderator }, 'Status Bug set by Tester'));
     const fakeThread = h.fake.guild(h.seed.id)?.channels.get(thread);
     expect(fakeThread?.applied_tags).toEqual([h.seed.ids.tags[0], h.seed.ids.tags[2]]);
     expect(fakeThread?.thread_metadata?.locked).toBe(true);

@@ -1,4 +1,4 @@
-import { type FeaturesReply, RPC } from '@guildhall/shared';
+import { type FeaturesReply, onBehalfReason, RPC } from '@guildhall/shared';
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { type Harness, startHarness } from './harness';
 
@@ -121,7 +121,9 @@ describe('community: setup templates and features', () => {
         { id: h.seed.ids.botRole, type: 0 },
       ],
     });
-    expect(channelCalls[0]?.reason).toBe('Guildhall setup: template Support applied by Tester');
+    expect(channelCalls[0]?.reason).toBe(
+      onBehalfReason({ id: h.seed.ids.owner }, 'Guildhall setup: template Support applied by Tester'),
+    );
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/roles').map((c) => (c.body as { name: string }).name)).toEqual([
       'Support Team',
     ]);

@@ -7,13 +7,19 @@ import type { EventBus } from './eventBus';
 
 const MAX_CACHED = 50_000;
 
+/** Ms from `wallClock()` until the ISO 8601 time `until` (negative when past). */
+function remainingMs(until: string, wallClock: () => number): number {
+  return Date.parse(until) - wallClock();
+}
+
 /** Asks community `RPC.access` for `req`, waiting at most `timeoutMs` (the caller's default when absent). */
 export type AskAccess = (req: AccessRequest, timeoutMs?: number) => Promise<AccessReply>;
 
 /**
  * Community's answers to `RPC.access` (a user's membership, roles, permissions and caps in a guild), reused for
  * `ttlMs` per guild+user (lru-cache, at most 50 000 answers; `clock` measures the TTL in ms, `performance` by
- * default; `ttlMs` 0 asks every time). Concurrent misses for one guild+user share a single question (no stampede when
+ * default; `ttlMs` 0 asks every time). An answer for a timed-out member (`timedOutUntil`) is kept only until the
+ * timeout ends (`wallClock`, ms since 1970, `Date.now` by default), since the platform sends no dispatch then. Concurrent misses for one guild+user share a single question (no stampede when
  * an entry expires under load); a failed question is not kept. Community tells every replica to drop answers it
  * changed (`follow`, `cache.invalidate.access`): a member's roles, a role's permissions, the owner or a staff role's
  * caps take effect within milliseconds, not `ttlMs`. Used by the gateway (authorization) and logs (which channels a
@@ -26,6 +32,7 @@ export class AccessCache {
     private readonly ask: AskAccess,
     private readonly ttlMs: number,
     clock: Perf = performance,
+    wallClock: () => number = Date.now,
   ) {
     this.cache = new LRUCache<string, AccessReply, { req: AccessRequest; timeoutMs?: number }>({
       max: MAX_CACHED,
@@ -33,7 +40,12 @@ export class AccessCache {
       perf: clock,
       ttlResolution: 0,
       ignoreFetchAbort: true,
-      fetchMethod: (_key, _stale, { context }) => this.ask(context.req, context.timeoutMs),
+      fetchMethod: async (_key, _stale, { context, options }) => {
+        const reply = await this.ask(context.req, context.timeoutMs);
+        if (reply.timedOutUntil)
+          options.ttl = Math.max(1, Math.min(ttlMs, remainingMs(reply.timedOutUntil, wallClock)));
+        return reply;
+      },
     });
   }
 

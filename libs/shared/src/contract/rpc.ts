@@ -35,6 +35,13 @@ export interface AccessReply {
   permissions: string[];
   roles: string[];
   caps: Cap[];
+  /**
+   * Set while the member is timed out (ISO 8601, the platform's `communication_disabled_until`): `caps` are empty and
+   * `permissions` only what the platform leaves a timed-out member (View Channel, Read Message History) until then.
+   * The answer is wrong after that time, and no cache may keep it longer (the platform sends no dispatch when a
+   * timeout runs out).
+   */
+  timedOutUntil?: string;
 }
 
 export interface HierarchyRequest {

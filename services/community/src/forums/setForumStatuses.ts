@@ -1,4 +1,4 @@
-import { badRequest, type FieldError, type Forum, type Identity, notFound } from '@guildhall/shared';
+import { assertHierarchy, badRequest, type FieldError, type Forum, type Identity, notFound } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { botTop, loadStructure } from '../structure/loadStructure';
@@ -19,7 +19,10 @@ export function findForum(structure: StructureRow, forum: string): StoredChannel
 /**
  * Makes `forum` managed with `statuses` (replacing the previous ones; an empty list unmanages it). Each status must
  * name a tag of the forum, once; a reward role must be a role of the guild the bot can give (not @everyone, not
- * managed, below the bot's highest role). 400 listing every bad status; 404 not a forum. Emits `settings.updated`.
+ * managed, below the bot's highest role). Every reward role must also be one `actor` could grant (RPC.hierarchy:
+ * below their highest role, carrying no Administrator, Manage Server, Manage Roles, Ban/Kick/Moderate Members they
+ * lack). 400 listing every bad status; 403 `code: hierarchy` naming the role (nothing stored); 503 when the hierarchy
+ * cannot be checked; 404 not a forum. Emits `settings.updated`.
  */
 export async function setForumStatuses(
   ctx: CommunityContext,
@@ -32,6 +35,9 @@ export async function setForumStatuses(
   const channel = findForum(structure, forum);
   const errors = checkStatuses(structure, channel, statuses);
   if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
+  const rewardRoles = [...new Set(statuses.flatMap((s) => (s.rewardRole === null ? [] : [s.rewardRole])))];
+  if (rewardRoles.length)
+    await assertHierarchy(ctx.bus, { guild, actor: actor.sub, roles: rewardRoles }, ctx.config.PEER_TIMEOUT_MS);
   const doc = { _id: forum, guild, statuses, updatedAt: new Date() };
   await ManagedForumModel.replaceOne({ _id: forum }, doc, { upsert: true });
   const tagNames = new Map(channel.tags.map((t) => [t.id, t.name]));

@@ -1,10 +1,12 @@
 import {
+  assertHierarchy,
   badRequest,
   type ForumPost,
   type ForumStatusEvent,
   type Identity,
   isPlatformNotFound,
   notFound,
+  onBehalfReason,
   platformProblem,
   postOnce,
 } from '@guildhall/shared';
@@ -40,10 +42,14 @@ async function findPost(ctx: CommunityContext, guild: string, thread: string): P
  * Sets the status of post `thread` to the forum status of `tag`: on the platform, applies the tag (replacing the
  * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives the post and locks or
  * unlocks it as the status says, posts the status reply (once per status change: `postOnce` keyed by the post, the
- * status and when the change began, so a retry of a post whose answer was lost shows one reply), and gives the reward role to the post's author (skipped when the
- * author left). Archiving is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one).
- * The caller becomes the post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the
- * post's forum, 502 when the platform refuses (the steps done before the refusal stay done).
+ * status and when the change began, so a retry of a post whose answer was lost shows one reply), and gives the
+ * reward role to the post's author (skipped when the author left, and never given when the author is the caller: no
+ * one rewards themselves). Platform changes carry the caller in their audit-log reason (`onBehalfReason`). Archiving
+ * is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one). The caller becomes the
+ * post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the post's forum, 403
+ * `code: hierarchy` (before any platform change) when a reward is due and its role is not one the caller could grant
+ * (RPC.hierarchy), 503 when that cannot be checked, 502 when the platform refuses (the steps done before the refusal
+ * stay done).
  */
 export async function setPostStatus(
   ctx: CommunityContext,
@@ -64,7 +70,10 @@ export async function setPostStatus(
   const tagName = structure.channels.find((c) => c.id === post.forum)?.tags.find((t) => t.id === tag)?.name ?? tag;
   const statusTags = new Set(forum.statuses.map((s) => s.tag));
   const tags = [tag, ...post.tags.filter((t) => !statusTags.has(t))].slice(0, MAX_APPLIED_TAGS);
-  const reason = `Status ${tagName} set by ${actor.name}`;
+  const reason = onBehalfReason({ id: actor.sub }, `Status ${tagName} set by ${actor.name}`);
+  const rewarded = status.rewardRole && post.author !== '0' && post.author !== actor.sub ? post.author : null;
+  if (rewarded && status.rewardRole)
+    await assertHierarchy(ctx.bus, { guild, actor: actor.sub, roles: [status.rewardRole] }, ctx.config.PEER_TIMEOUT_MS);
 
   try {
     await ctx.platform.channels.edit(thread, { applied_tags: tags, archived: false, locked: status.lock }, { reason });
@@ -83,9 +92,9 @@ export async function setPostStatus(
       throw platformProblem(err, 'post the status reply');
     }
   }
-  if (status.rewardRole && post.author !== '0') {
+  if (rewarded && status.rewardRole) {
     try {
-      await ctx.platform.guilds.addRoleToMember(guild, post.author, status.rewardRole, { reason });
+      await ctx.platform.guilds.addRoleToMember(guild, rewarded, status.rewardRole, { reason });
     } catch (err) {
       if (!isPlatformNotFound(err)) throw platformProblem(err, "give the reward role to the post's author");
     }

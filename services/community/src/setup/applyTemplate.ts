@@ -1,4 +1,12 @@
-import { type AppliedPlace, type Identity, notFound, permissionBits, platformProblem } from '@guildhall/shared';
+import {
+  type AppliedPlace,
+  assertHierarchy,
+  type Identity,
+  notFound,
+  onBehalfReason,
+  permissionBits,
+  platformProblem,
+} from '@guildhall/shared';
 import { OverwriteType, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
@@ -44,8 +52,11 @@ function channelBody(structure: StructureRow, place: PlaceSpec, gate: boolean) {
  * Applies template `key` to `guild`: for each place its steps name, an existing channel (same type) or role with that
  * name is used, else it is created on the platform (gated steps' channels deny @everyone View Channel and allow the
  * bot's role); a place shared by two steps is created once. The structure is refreshed from the platform first and
- * updated with what was created, so a second apply creates nothing. 404 unknown template; 502 platform refusal.
- * Emits `settings.updated` (area `setup`) when something was created.
+ * updated with what was created, so a second apply creates nothing. An existing role a template adopts for its
+ * members (a staff role matched by name) must be one `actor` could grant (RPC.hierarchy), checked before anything is
+ * created: 403 `code: hierarchy` naming the role, 503 when that cannot be checked. Platform changes carry the actor in
+ * their audit-log reason (`onBehalfReason`). 404 unknown template; 502 platform refusal. Emits `settings.updated`
+ * (area `setup`) when something was created.
  */
 export async function applyTemplate(
   ctx: CommunityContext,
@@ -56,8 +67,17 @@ export async function applyTemplate(
   const template = TEMPLATES.find((t) => t.key === key);
   if (!template) throw notFound(`Unknown template ${key}; templates: ${TEMPLATES.map((t) => t.key).join(', ')}`);
   let structure = await fetchStructure(ctx, guild);
+  const adopted = template.steps
+    .flatMap((step) => Object.values(step.places))
+    .filter((place) => place.kind === 'role')
+    .flatMap((place) => matchPlace(structure, place)?.id ?? []);
+  if (adopted.length)
+    await assertHierarchy(ctx.bus, { guild, actor: actor.sub, roles: adopted }, ctx.config.PEER_TIMEOUT_MS);
   const places: Applied[] = [];
-  const reason = `Guildhall setup: template ${template.name} applied by ${actor.name}`;
+  const reason = onBehalfReason(
+    { id: actor.sub },
+    `Guildhall setup: template ${template.name} applied by ${actor.name}`,
+  );
   for (const step of template.steps) {
     for (const [placeKey, place] of Object.entries(step.places)) {
       const existing = matchPlace(structure, place);
