@@ -81,3 +81,28 @@ it('reads the key’s ticket_openings row once per keyed open (new, resumed and 
     reads.mockRestore();
   }
 });
+
+it('when an opening failed after its thread was created, then a retry with the same key opens the ticket in a new thread', async () => {
+  const key = `http:${h.seed.id}:${h.seed.ids.admin}:open-5`;
+  const threads = threadsCreated();
+  h.fake.failNext('PUT', '/channels/{channel_id}/thread-members/{user_id}', {
+    status: 403,
+    code: 50013,
+    message: 'Missing Permissions',
+  });
+  const failed = await open('open-5', { opener: h.seed.ids.member });
+  expect(failed.status).toBe(502);
+  expect(threadsCreated()).toBe(threads + 1);
+  const deleted = h.fake.callsTo('DELETE', '/channels/{channel_id}').at(-1)!.path.split('/').at(-1);
+  const opening = await OpeningModel.findById(key).lean();
+  expect(opening?.thread).toBeNull();
+
+  const retry = await open('open-5', { opener: h.seed.ids.member });
+  expect(retry.status).toBe(201);
+  expect(threadsCreated()).toBe(threads + 2);
+  expect(retry.body).toMatchObject({ number: opening?.number, status: 'open' });
+  expect(retry.body.thread).not.toBe(deleted);
+  expect((await OpeningModel.findById(key).lean())?.done).toBe(true);
+  const again = await open('open-5', { opener: h.seed.ids.member });
+  expect(again.body).toMatchObject({ number: retry.body.number, thread: retry.body.thread });
+});

@@ -71,7 +71,8 @@ export async function checkCanOpen(
  * channel, adds the opener, posts the welcome message (staff roles mentioned: with a ping when `pingStaff`, else by
  * an edit, which adds their members to the thread without notifying them; posted once per thread, `postOnce`), and
  * publishes `ticket.opened` (once per ticket).
- * A platform refusal undoes what was created and throws 502. Returns the stored ticket.
+ * A platform refusal undoes what was created (the thread is deleted and forgotten by the opening) and throws 502;
+ * a retry with the same key then opens the same number in a new thread. Returns the stored ticket.
  * `key` (optional: the interaction id, or an HTTP request's Idempotency-Key as `http:<guild>:<caller>:<key>`) makes
  * it resumable: the number and the thread it took are remembered under it (`OpeningModel`, 24 hours), so a second
  * call with the same key (the interaction redelivered after the process died half-way, or a client's retry) finishes
@@ -157,7 +158,7 @@ export async function openTicket(
       });
     }
   } catch (err) {
-    await undoOpen(ctx, row, release);
+    await undoOpen(ctx, row, release, key);
     throw platformProblem(err, 'set up the ticket thread');
   }
   await ctx.outbox.emit(guild, 'ticket.opened', toTicket(row), `ticket.opened:${row._id}`);
@@ -230,14 +231,24 @@ function checkAnswers(type: TypeRow, answers: string[]): void {
   if (errors.length) throw badRequest(`Invalid ${errors[0].field}: ${errors[0].message}`, errors);
 }
 
-/** Removes a half-opened ticket: deletes its thread (already gone is fine), its row and its one-open slot. */
-async function undoOpen(ctx: TicketsContext, row: TicketRow, release: () => Promise<unknown>): Promise<void> {
+/**
+ * Removes a half-opened ticket: deletes its thread (already gone is fine), its row and its one-open slot, and makes
+ * the opening under `key` forget that thread, so a retry with the same key creates a new one (or, when the delete
+ * failed, finds the surviving thread by its name) instead of setting up the deleted one again.
+ */
+async function undoOpen(
+  ctx: TicketsContext,
+  row: TicketRow,
+  release: () => Promise<unknown>,
+  key?: string,
+): Promise<void> {
   await ctx.platform.channels
     .delete(row.thread, { reason: `Ticket #${row.number} could not be set up` })
     .catch((err) => {
       if (!isPlatformNotFound(err))
         ctx.logger.error({ err, thread: row.thread }, 'could not delete a half-opened ticket thread');
     });
+  if (key) await OpeningModel.updateOne({ _id: key, thread: row.thread }, { $set: { thread: null } });
   await TicketModel.deleteOne({ _id: row._id });
   await release();
 }
