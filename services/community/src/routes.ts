@@ -10,6 +10,9 @@ import { createPack } from './packs/createPack';
 import { deleteItems } from './packs/deleteItems';
 import { listPacks } from './packs/listPacks';
 import { orderPackItems } from './packs/orderPackItems';
+import { removePackItems } from './packs/removePackItems';
+import { setPackGuest } from './packs/setPackGuest';
+import { setPackPrivacy } from './packs/setPackPrivacy';
 import { subscribeToPack } from './packs/subscribeToPack';
 import { unsubscribeFromPack } from './packs/unsubscribeFromPack';
 import { listPosts } from './posts/listPosts';
@@ -69,6 +72,35 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
       res.location(jobPath(params.guild, job));
       return undefined;
     }),
+    bind(r.removePackItems, async ({ params, query, body, identity, res }) => {
+      const { result, job } = await removePackItems(
+        ctx,
+        params.guild,
+        params.pack,
+        body.ids,
+        query.preview ?? false,
+        identity,
+      );
+      if (job) res.location(jobPath(params.guild, job));
+      return result;
+    }),
+    bind(r.patchPack, async ({ params, body, identity }) => {
+      await setPackPrivacy(ctx, params.guild, params.pack, body.private, identity);
+      return undefined;
+    }),
+    bind(r.putPackGuest, ({ params, body, identity }) =>
+      setPackGuest(
+        ctx,
+        params.guild,
+        params.pack,
+        params.other,
+        { invited: true, contributor: body.contributor },
+        identity,
+      ),
+    ),
+    bind(r.deletePackGuest, ({ params, identity }) =>
+      setPackGuest(ctx, params.guild, params.pack, params.other, { invited: false, contributor: false }, identity),
+    ),
     bind(r.getPackJob, ({ params }) => getJob(params.guild, params.job)),
     bind(exportRoutes.exportGuild, ({ params, identity, res }) => exportGuild(ctx, params.guild, identity, res)),
     bind(r.deleteItems, ({ params, query, body, identity }) =>

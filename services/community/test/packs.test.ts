@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sampleGuild } from '@guildhall/platform-simulator';
 import { waitFor } from '@guildhall/testkit';
 import { StickerFormatType } from 'discord-api-types/v10';
-import { SubscriptionModel, subscriptionId } from '../src/packs/model';
+import { PackModel, SubscriptionModel, subscriptionId } from '../src/packs/model';
 import { type Harness, startHarness } from './harness';
 
 interface PacksView {
@@ -15,9 +15,20 @@ interface PacksView {
     contributes: boolean;
     items: number;
     owner: boolean;
-    contents: Array<{ id: string; kind: string; name: string; animated: boolean; url: string; held: boolean }>;
+    private: boolean;
+    contribution: string;
+    guests: Array<{ guild: string; invited: boolean; contribution: string; subscribed: boolean; contributes: boolean }>;
+    contents: Array<{
+      id: string;
+      guild: string;
+      kind: string;
+      name: string;
+      animated: boolean;
+      url: string;
+      held: boolean;
+    }>;
   }>;
-  available: Array<{ id: string; name: string; createdAt: string }>;
+  available: Array<{ id: string; name: string; createdAt: string; private: boolean }>;
   loose: Array<{ id: string; kind: string; name: string; animated: boolean; url: string }>;
   slots: Array<{ kind: string; used: number; limit: number }>;
 }
@@ -141,9 +152,13 @@ describe('community: packs and items', () => {
         contributes: true,
         items: 4,
         owner: true,
+        private: false,
+        contribution: 'owner',
+        guests: [],
         contents: [
           {
             id: ids.sticker,
+            guild: h.seed.id,
             kind: 'sticker',
             name: 'hello',
             animated: false,
@@ -152,6 +167,7 @@ describe('community: packs and items', () => {
           },
           {
             id: ids.dance,
+            guild: h.seed.id,
             kind: 'animated_emoji',
             name: 'dance',
             animated: true,
@@ -160,6 +176,7 @@ describe('community: packs and items', () => {
           },
           {
             id: ids.party,
+            guild: h.seed.id,
             kind: 'emoji',
             name: 'party',
             animated: false,
@@ -168,6 +185,7 @@ describe('community: packs and items', () => {
           },
           {
             id: ids.wave,
+            guild: h.seed.id,
             kind: 'emoji',
             name: 'wave',
             animated: false,
@@ -183,6 +201,7 @@ describe('community: packs and items', () => {
       body: { ids: order },
     });
     expect(other.status).toBe(403);
+    expect(other.body.code).toBe('pack_consent');
     expect(h.fake.callsTo('POST', /\/emojis$/)).toHaveLength(0);
   });
 
@@ -205,7 +224,7 @@ describe('community: packs and items', () => {
     expect((emojiCalls[1]?.body as { image?: string } | undefined)?.image).toBe(
       `data:image/png;base64,${Buffer.from(`image bytes of /emojis/${ids.party}.png`).toString('base64')}`,
     );
-    expect(emojiCalls[0]?.reason).toBe('Guildhall: pack Party pack');
+    expect(emojiCalls[0]?.reason).toBe(`[for ${h.seed.ids.owner}] Guildhall: pack Party pack`);
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/stickers')).toHaveLength(1);
     expect(cdnHits).toEqual([
       `/stickers/${ids.sticker}.png`,
@@ -243,7 +262,7 @@ describe('community: packs and items', () => {
     });
     expect(await jobOf(again, second.id)).toMatchObject({ state: 'done', total: 0 });
     expect(h.fake.callsTo('POST', '/guilds/{guild_id}/emojis')).toHaveLength(3);
-    expect((await packsOf(second.id)).packs[0]?.contributes).toBe(true);
+    expect((await packsOf(second.id)).packs[0]).toMatchObject({ contributes: true, contribution: 'pending' });
     h.fake.assertNoViolations();
   });
 
@@ -380,5 +399,245 @@ describe('community: packs and items', () => {
     expect([...(h.fake.guild(fourth.id)?.emojis.values() ?? [])].filter((e) => e.name === 'party')).toHaveLength(1);
     const missing = await h.call('GET', `/api/v1/servers/${fourth.id}/jobs/1234567890123456789`, { guild: fourth.id });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('community: consent between guilds on packs', () => {
+  let h: Harness;
+  let cdn: Server;
+  const ownerItems = { owl: '720000000000000001', fox: '720000000000000002' };
+  const helperItems = { bee: '721000000000000001', ant: '721000000000000002' };
+  const helper = sampleGuild({
+    emojis: [
+      { id: helperItems.bee, name: 'bee' },
+      { id: helperItems.ant, name: 'ant' },
+    ],
+  });
+  const watcher = sampleGuild({ emojis: [] });
+  const stranger = sampleGuild({ emojis: [] });
+  let packId = '';
+  const manage = (guild: string) => ({ guild, caps: ['packs.manage'] });
+  const packsOf = async (guild: string) => {
+    const res = await h.call('GET', `/api/v1/servers/${guild}/packs`, manage(guild));
+    expect(res.status).toBe(200);
+    return res.body as PacksView;
+  };
+  /** Waits until the job a `Location` names has ended. */
+  const ended = (guild: string, location: string | null) =>
+    waitFor(
+      () => h.call('GET', location ?? '', manage(guild)),
+      (r) => r.status === 200 && (r.body.state === 'done' || r.body.state === 'failed'),
+      10_000,
+    );
+  const names = (guild: string) => [...(h.fake.guild(guild)?.emojis.values() ?? [])].map((e) => e.name).sort();
+  const packItems = async () => ((await PackModel.findById(packId).lean())?.items ?? []).map((i) => i.id);
+  const subscribe = async (guild: string, contributes: boolean) => {
+    const res = await h.call('PUT', `/api/v1/servers/${guild}/packs/${packId}/subscription`, {
+      ...manage(guild),
+      body: { contributes },
+    });
+    expect(res.status).toBe(202);
+    return ended(guild, res.headers.get('location'));
+  };
+  const add = (guild: string, ids: string[]) =>
+    h.call('POST', `/api/v1/servers/${guild}/packs/${packId}/items`, { ...manage(guild), body: { ids } });
+  const order = (guild: string, ids: string[]) =>
+    h.call('PUT', `/api/v1/servers/${guild}/packs/${packId}/items`, { ...manage(guild), body: { ids } });
+  const consent = (other: string, contributor: boolean | null) =>
+    h.call(
+      contributor === null ? 'DELETE' : 'PUT',
+      `/api/v1/servers/${h.seed.id}/packs/${packId}/guests/${other}`,
+      contributor === null ? {} : { body: { contributor } },
+    );
+  /** The pack changes journaled so far (settings.updated of area pack) as [guild, peer, summary]. */
+  const journaled = () =>
+    h.events.flatMap((e) =>
+      e.type === 'settings.updated' && e.data.area === 'pack' && 'peer' in e.data
+        ? [[e.guild, e.data.peer, e.data.summary] as const]
+        : [],
+    );
+
+  beforeAll(async () => {
+    cdn = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from(`image bytes of ${req.url}`));
+    });
+    await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+    h = await startHarness({ PLATFORM_CDN_URL: `http://127.0.0.1:${(cdn.address() as AddressInfo).port}` });
+    h.fake.seedGuild({
+      ...h.seed,
+      emojis: [
+        { id: ownerItems.owl, name: 'owl' },
+        { id: ownerItems.fox, name: 'fox' },
+      ],
+    });
+    for (const g of [helper, watcher, stranger]) h.fake.seedGuild(g);
+    const created = await h.call('POST', `/api/v1/servers/${h.seed.id}/packs`, { body: { name: 'Woods' } });
+    packId = created.body.id;
+    expect((await add(h.seed.id, [ownerItems.owl, ownerItems.fox])).status).toBe(202);
+    expect((await subscribe(watcher.id, false)).body.state).toBe('done');
+  });
+  afterAll(async () => {
+    await h.close();
+    await new Promise((resolve) => cdn.close(resolve));
+  });
+
+  it('when a subscriber sets contributes without the owner consenting, then it can neither add nor order and nothing is copied', async () => {
+    expect((await subscribe(helper.id, true)).body.state).toBe('done');
+    expect((await packsOf(helper.id)).packs[0]).toMatchObject({ contributes: true, contribution: 'pending' });
+    const copiesBefore = h.fake.callsTo('POST', `/guilds/${watcher.id}/emojis`).length;
+    const added = await add(helper.id, [helperItems.bee]);
+    expect(added.status).toBe(403);
+    expect(added.headers.get('content-type')).toContain('application/problem+json');
+    expect(added.body.code).toBe('pack_consent');
+    expect(added.body.detail).toContain('pending');
+    const ordered = await order(helper.id, [ownerItems.fox, ownerItems.owl]);
+    expect(ordered.status).toBe(403);
+    expect(ordered.body.code).toBe('pack_consent');
+    expect(await packItems()).toEqual([ownerItems.owl, ownerItems.fox]);
+    expect(h.fake.callsTo('POST', `/guilds/${watcher.id}/emojis`)).toHaveLength(copiesBefore);
+    expect(names(watcher.id)).toEqual(['fox', 'owl']);
+    const guests = (await packsOf(h.seed.id)).packs[0]?.guests;
+    expect(guests?.[0]).toMatchObject({
+      guild: helper.id,
+      contribution: 'pending',
+      subscribed: true,
+      contributes: true,
+    });
+    expect(journaled()).toEqual(
+      expect.arrayContaining([
+        [helper.id, h.seed.id, expect.stringContaining(`guild ${helper.id} asks to contribute`)],
+        [h.seed.id, helper.id, expect.stringContaining(`guild ${helper.id} asks to contribute`)],
+      ]),
+    );
+  });
+
+  it('when the owner approves the request, then the contributor adds (copied into every other subscriber) and orders', async () => {
+    const approved = await consent(helper.id, true);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ guild: helper.id, invited: true, contribution: 'granted', subscribed: true });
+    const added = await add(helper.id, [helperItems.bee]);
+    expect(added.status).toBe(202);
+    expect((await ended(helper.id, added.headers.get('location'))).body).toMatchObject({ state: 'done', done: 1 });
+    expect(names(watcher.id)).toEqual(['bee', 'fox', 'owl']);
+    expect((await order(helper.id, [helperItems.bee, ownerItems.fox, ownerItems.owl])).status).toBe(204);
+    expect(await packItems()).toEqual([helperItems.bee, ownerItems.fox, ownerItems.owl]);
+    expect((await packsOf(h.seed.id)).packs[0]?.contents[0]).toMatchObject({ id: helperItems.bee, guild: helper.id });
+    expect(journaled()).toEqual(
+      expect.arrayContaining([
+        [h.seed.id, helper.id, expect.stringContaining(`approved guild ${helper.id}'s request`)],
+        [helper.id, h.seed.id, expect.stringContaining(`approved guild ${helper.id}'s request`)],
+        [h.seed.id, helper.id, expect.stringContaining(`guild ${helper.id} added bee`)],
+      ]),
+    );
+  });
+
+  it('when two requests add the same item at once, then the pack holds it once', async () => {
+    const [a, b] = await Promise.all([add(helper.id, [helperItems.ant]), add(helper.id, [helperItems.ant])]);
+    expect([a.status, b.status].sort()).toEqual([202, 400]);
+    expect((a.status === 400 ? a : b).body.errors).toEqual([
+      { field: 'body.ids.0', message: `${helperItems.ant} is already in the pack` },
+    ]);
+    expect((await packItems()).filter((id) => id === helperItems.ant)).toHaveLength(1);
+    await ended(helper.id, (a.status === 202 ? a : b).headers.get('location'));
+    expect(names(watcher.id).filter((n) => n === 'ant')).toHaveLength(1);
+  });
+
+  it("when the owner removes a contributed item after a preview, then it leaves every subscriber and stays in the contributor's guild", async () => {
+    const path = `/api/v1/servers/${h.seed.id}/packs/${packId}/items/remove`;
+    const copy = [...(h.fake.guild(watcher.id)?.emojis.values() ?? [])].find((e) => e.name === 'bee')?.id;
+    const writes = h.fake.calls.length;
+    const preview = await h.call('POST', `${path}?preview=true`, {
+      body: { ids: [helperItems.bee, '799999999999999999'] },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({
+      applied: false,
+      lines: [
+        `Remove emoji :bee: (${helperItems.bee}) from pack Woods (the original stays in guild ${helper.id})`,
+        `Delete copy ${copy} of emoji :bee: (${helperItems.bee}) from guild ${watcher.id}`,
+      ],
+      conflicts: ['799999999999999999: not an item of pack Woods'],
+    });
+    expect(h.fake.calls.slice(writes).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(await packItems()).toContain(helperItems.bee);
+    const byHelper = await h.call('POST', path.replace(h.seed.id, helper.id), {
+      ...manage(helper.id),
+      body: { ids: [helperItems.bee] },
+    });
+    expect(byHelper.status).toBe(403);
+    expect(byHelper.body.code).toBe('pack_owner');
+
+    const applied = await h.call('POST', path, { body: { ids: [helperItems.bee] } });
+    expect(applied.body.applied).toBe(true);
+    expect((await ended(h.seed.id, applied.headers.get('location'))).body).toMatchObject({
+      kind: 'pack.remove',
+      state: 'done',
+      failed: [],
+    });
+    expect(await packItems()).not.toContain(helperItems.bee);
+    expect(names(watcher.id)).not.toContain('bee');
+    expect(h.fake.guild(helper.id)?.emojis.has(helperItems.bee)).toBe(true);
+    expect((await packsOf(helper.id)).loose.map((i) => i.id)).toContain(helperItems.bee);
+    expect(journaled()).toEqual(
+      expect.arrayContaining([
+        [h.seed.id, helper.id, expect.stringContaining('removed bee added by guild')],
+        [helper.id, h.seed.id, expect.stringContaining('removed bee added by guild')],
+      ]),
+    );
+    h.fake.assertNoViolations();
+  });
+
+  it('when the owner revokes the contributor, then it is refused again until the owner consents anew', async () => {
+    const revoked = await consent(helper.id, null);
+    expect(revoked.body).toMatchObject({ invited: false, contribution: 'revoked', contributes: false });
+    const refused = await add(helper.id, [helperItems.bee]);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('pack_consent');
+    expect((await order(helper.id, [...(await packItems())].reverse())).status).toBe(403);
+    expect((await subscribe(helper.id, true)).body.state).toBe('done');
+    expect((await add(helper.id, [helperItems.bee])).status).toBe(403);
+    expect(journaled()).toEqual(
+      expect.arrayContaining([[helper.id, h.seed.id, expect.stringContaining(`revoked guild ${helper.id}'s right`)]]),
+    );
+  });
+
+  it('when a contributor unsubscribes, then its right ends and its items stay in the pack', async () => {
+    expect((await consent(helper.id, true)).body.contribution).toBe('granted');
+    const res = await h.call('DELETE', `/api/v1/servers/${helper.id}/packs/${packId}/subscription`, manage(helper.id));
+    expect(res.status).toBe(200);
+    await ended(helper.id, res.headers.get('location'));
+    expect(await packItems()).toContain(helperItems.ant);
+    const guest = (await packsOf(h.seed.id)).packs[0]?.guests.find((g) => g.guild === helper.id);
+    expect(guest).toMatchObject({ contribution: 'none', subscribed: false });
+    expect(journaled()).toEqual(
+      expect.arrayContaining([[h.seed.id, helper.id, expect.stringContaining('its right to contribute ended')]]),
+    );
+  });
+
+  it('when the pack is private, then an uninvited guild neither sees nor subscribes to it, and an invited one does', async () => {
+    const patch = await h.call('PATCH', `/api/v1/servers/${h.seed.id}/packs/${packId}`, { body: { private: true } });
+    expect(patch.status).toBe(204);
+    expect((await packsOf(stranger.id)).available.map((p) => p.id)).not.toContain(packId);
+    const refused = await h.call('PUT', `/api/v1/servers/${stranger.id}/packs/${packId}/subscription`, {
+      ...manage(stranger.id),
+      body: { contributes: false },
+    });
+    expect(refused.status).toBe(404);
+    expect(h.fake.callsTo('POST', `/guilds/${stranger.id}/emojis`)).toHaveLength(0);
+    expect((await packsOf(watcher.id)).packs[0]).toMatchObject({ pack: packId, private: true });
+    const byOther = await h.call('PATCH', `/api/v1/servers/${watcher.id}/packs/${packId}`, {
+      ...manage(watcher.id),
+      body: { private: false },
+    });
+    expect(byOther.status).toBe(403);
+    expect(byOther.body.code).toBe('pack_owner');
+
+    expect((await consent(stranger.id, false)).body).toMatchObject({ invited: true, contribution: 'none' });
+    expect((await packsOf(stranger.id)).available).toContainEqual(
+      expect.objectContaining({ id: packId, private: true }),
+    );
+    expect((await subscribe(stranger.id, false)).body).toMatchObject({ state: 'done', failed: [] });
+    expect(names(stranger.id)).toEqual(['ant', 'fox', 'owl']);
   });
 });

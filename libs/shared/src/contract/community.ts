@@ -111,12 +111,14 @@ export const ForumPost = z
   .meta({ id: 'ForumPost' });
 
 /**
- * One item of a pack, in the pack's order: the original item (`id`, as putPackItems takes it), its CDN image `url`, and
- * `held`: whether this guild holds it (the original in the owner guild, its copy in a subscriber).
+ * One item of a pack, in the pack's order: the original item (`id`, as putPackItems takes it), the guild it is in
+ * (`guild`: the owner guild or the contributing guild that added it), its CDN image `url`, and `held`: whether this
+ * guild holds it (the original in the owner guild, its copy in a subscriber).
  */
 export const PackEntry = z
   .strictObject({
     id: Snowflake,
+    guild: Snowflake,
     kind: z.enum(ITEM_KINDS),
     name: z.string(),
     animated: z.boolean(),
@@ -124,6 +126,30 @@ export const PackEntry = z
     held: z.boolean(),
   })
   .meta({ id: 'PackEntry' });
+
+/**
+ * A guild's right to contribute to a pack it does not own: `none` (never asked, declined, or ended by unsubscribing),
+ * `pending` (it asked by subscribing with `contributes: true`; the owner has not decided), `granted` (the owner invited
+ * it or approved its request), `revoked` (the owner took the right back; asking again makes it `pending`).
+ */
+export const CONTRIBUTION_STATES = ['none', 'pending', 'granted', 'revoked'] as const;
+
+/**
+ * Another guild as the owner of a pack sees it: `invited` (the owner let it in: it lists and may subscribe to the pack
+ * even when private), its `contribution` right (see CONTRIBUTION_STATES), whether it is `subscribed` and whether it
+ * asks to take part as a contributor (`contributes`, its subscription's setting); `updatedAt`: the last consent change
+ * (null for a subscriber no consent was ever asked or given for). Read from MongoDB (`pack_guests`, `pack_subscriptions`).
+ */
+export const PackGuest = z
+  .strictObject({
+    guild: Snowflake,
+    invited: z.boolean(),
+    contribution: z.enum(CONTRIBUTION_STATES),
+    subscribed: z.boolean(),
+    contributes: z.boolean(),
+    updatedAt: DateTime.nullable(),
+  })
+  .meta({ id: 'PackGuest' });
 
 export const PacksResponse = z
   .strictObject({
@@ -140,9 +166,29 @@ export const PacksResponse = z
           description:
             "The pack's items in the pack's order; `id` is the original item's id (the ids putPackItems orders)",
         }),
+        private: z.boolean().meta({
+          description: 'Listed to and subscribable by invited guilds only (set by the owner with patchPack)',
+        }),
+        contribution: z.enum(['owner', ...CONTRIBUTION_STATES]).meta({
+          description:
+            "This guild's right to change the pack's items: `owner`, or the owner's consent (see PackGuest); it may " +
+            'add and order items only as `owner` or with `contributes` and `granted`',
+        }),
+        guests: z.array(PackGuest).meta({
+          description:
+            'For a pack this guild owns: every other guild invited, asking, contributing or subscribed, pending ' +
+            'requests first (empty for packs of other guilds)',
+        }),
       }),
     ),
-    available: z.array(z.strictObject({ id: Snowflake, name: z.string(), createdAt: DateTime })),
+    available: z.array(
+      z.strictObject({
+        id: Snowflake,
+        name: z.string(),
+        createdAt: DateTime,
+        private: z.boolean().meta({ description: 'A private pack this guild was invited to' }),
+      }),
+    ),
     loose: z.array(
       z.strictObject({
         id: Snowflake,
@@ -169,10 +215,10 @@ export const AvailablePack = z
 /** A pack job's state: `queued` (not started), `running`, `done` (every unit handled), `failed` (stopped for good). */
 export const PACK_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 /**
- * What a pack job does: copy a pack into a newly subscribed guild, copy added items into every subscriber, or delete
- * an unsubscribing guild's copies.
+ * What a pack job does: copy a pack into a newly subscribed guild, copy added items into every subscriber, delete
+ * an unsubscribing guild's copies, or delete every subscriber's copies of items the owner removed from its pack.
  */
-export const PACK_JOB_KINDS = ['pack.subscribe', 'pack.add', 'pack.unsubscribe'] as const;
+export const PACK_JOB_KINDS = ['pack.subscribe', 'pack.add', 'pack.unsubscribe', 'pack.remove'] as const;
 export const PackJob = z
   .strictObject({
     id: Snowflake,
@@ -392,9 +438,11 @@ export const communityRoutes = {
     inSpec: true,
     summary: 'Packs, available packs, loose items and slots',
     description:
-      'Subscribed packs in position order (each with `items`, how many of its items the guild holds, and `contents`, ' +
-      'its items in the pack’s order), packs available to subscribe, the guild’s items in no pack (`loose`), and ' +
-      'per item kind the slots `used` and `limit` (from the guild’s boost tier).',
+      'Subscribed packs in position order (each with `items`, how many of its items the guild holds, `contents`, ' +
+      'its items in the pack’s order, `private`, this guild’s `contribution` right and, for packs it owns, its ' +
+      '`guests`: other guilds invited, asking to contribute, contributing or subscribed), packs available to ' +
+      'subscribe (public packs, and private packs this guild was invited to), the guild’s items in no pack ' +
+      '(`loose`), and per item kind the slots `used` and `limit` (from the guild’s boost tier).',
     params: GuildParams,
     success: { status: 200, schema: PacksResponse, description: 'Packs' },
     errors: [],
@@ -415,7 +463,11 @@ export const communityRoutes = {
       ' A new subscription first checks the free slots per kind: when they do not suffice the answer is 409 naming ' +
       'per kind the slots needed and free, and nothing is created or queued. A slot taken meanwhile (the platform ' +
       'refuses with its maximum-reached code) is listed in the job’s `failed` items; the next PUT copies them. ' +
-      '404 unknown pack; 400 subscribing to a pack the guild owns.',
+      '404 unknown pack, or a private pack this guild was not invited to; 400 subscribing to a pack the guild owns. ' +
+      '`contributes: true` asks the owner guild for the right to add and order items: unless the owner already ' +
+      'consented (see putPackGuest) the request is `pending` until the owner approves it, and adding or ordering ' +
+      'answers 403 `pack_consent` meanwhile; `contributes: false` withdraws a pending request. Journaled in both ' +
+      'guilds.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     body: z.strictObject({ contributes: z.boolean() }),
     success: { status: 202, description: 'Job queued (empty body; `Location` names the job)' },
@@ -436,7 +488,8 @@ export const communityRoutes = {
       '`Location: /api/v1/servers/{guild}/jobs/{id}` (see getPackJob). A copy the platform refuses to delete is ' +
       'listed in the job’s `failed` items and the subscription stays (call again to finish). With `preview=true` ' +
       'answers `{applied:false, lines, conflicts}` and changes nothing. 404 when the guild is not subscribed; 400 for ' +
-      'a pack the guild owns.',
+      'a pack the guild owns. Unsubscribing ends a contributor’s right at once (`contribution: none`; journaled in ' +
+      'both guilds); the items it added stay in the pack until the owner removes them (see removePackItems).',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     query: z.strictObject({ preview: BooleanQuery.optional() }),
     success: { status: 200, schema: ItemDeletionResult, description: 'What is being (or would be) done' },
@@ -453,11 +506,13 @@ export const communityRoutes = {
     summary: "Order a pack's items",
     description:
       'Sets the order of the pack’s items: `ids` must be exactly the pack’s item ids (400 naming missing or unknown ' +
-      'ids). Only the owner guild or a contributing guild may order. 404 unknown pack.',
+      'ids). Only the owner guild, or a subscribed guild with `contributes` whose right the owner `granted`, may ' +
+      'order: otherwise 403 `pack_consent` and nothing changes. 409 when the pack’s items changed between reading ' +
+      'and writing (an item added or removed meanwhile; read the pack again). 404 unknown pack.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
     body: Ids,
     success: { status: 204, description: 'Done' },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 409],
   }),
   deleteItems: defineRoute({
     id: 'deleteItems',
@@ -506,9 +561,11 @@ export const communityRoutes = {
     summary: "Add this guild's items to a pack",
     description:
       'Appends items (emoji/stickers of `guild`, by platform id) to the pack, after its current items. Only the owner ' +
-      'guild or a contributing guild may add (403). Ids that are not items of this guild, copies of another pack’s ' +
-      'items, or already in the pack -> 400 naming them. The items are added at once; a job then copies them into every ' +
-      'other subscribed guild. ' +
+      'guild, or a subscribed guild with `contributes` whose right the owner `granted`, may add: otherwise 403 ' +
+      '`pack_consent` and nothing is added or copied. Ids that are not items of this guild, copies of another pack’s ' +
+      'items, or already in the pack (also when a concurrent request added them first) -> 400 naming them. The items ' +
+      'are added at once; a job then copies them into every other subscribed guild. A contributor’s addition is ' +
+      'journaled in both guilds. ' +
       JOB_ANSWER +
       ' What the platform refuses in a guild (e.g. its slots are full) is listed in the job’s `failed` items and ' +
       'copied on that guild’s next subscription update. 404 unknown pack.',
@@ -516,6 +573,89 @@ export const communityRoutes = {
     body: Ids,
     success: { status: 202, description: 'Added; copy job queued (empty body; `Location` names the job)' },
     errors: [400, 403, 404],
+  }),
+  removePackItems: defineRoute({
+    id: 'removePackItems',
+    method: 'post',
+    path: '/api/v1/servers/{guild}/packs/{pack}/items/remove',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Remove items from a pack this guild owns',
+    description:
+      'The owner guild removes items (by original id, as `contents` lists them; its own or a contributor’s) from ' +
+      'its pack. The originals stay in the guild that holds them; a `pack.remove` job deletes every subscribed ' +
+      'guild’s copy on the platform. Answers `{applied, lines, conflicts}` (one line per item leaving the pack and ' +
+      'one per copy deleted; ids not in the pack are conflicts, skipped) with `Location: /api/v1/servers/{guild}/jobs/{id}` (see getPackJob) when ' +
+      'something was removed. With `preview=true` answers `{applied:false, lines, conflicts}` and changes nothing. ' +
+      '403 `pack_owner` for a guild that does not own the pack; 404 unknown pack. Removing a contributor’s item is ' +
+      'journaled in the owner guild and in the contributor guild.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    query: z.strictObject({ preview: BooleanQuery.optional() }),
+    body: Ids,
+    success: { status: 200, schema: ItemDeletionResult, description: 'What is being (or would be) done' },
+    errors: [403, 404],
+  }),
+  patchPack: defineRoute({
+    id: 'patchPack',
+    method: 'patch',
+    path: '/api/v1/servers/{guild}/packs/{pack}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Make a pack private or public',
+    description:
+      'The owner guild sets `private`: a private pack is listed to (`available`) and subscribable by invited guilds ' +
+      'only (see putPackGuest); making a pack private invites the guilds subscribed to it, so they keep it. ' +
+      'Answers 204. 403 `pack_owner` for a guild that does not own the pack; 404 unknown pack. Journaled in the ' +
+      'owner guild.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake }),
+    body: z.strictObject({ private: z.boolean() }),
+    success: { status: 204, description: 'Done' },
+    errors: [403, 404],
+  }),
+  putPackGuest: defineRoute({
+    id: 'putPackGuest',
+    method: 'put',
+    path: '/api/v1/servers/{guild}/packs/{pack}/guests/{other}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: 'Invite a guild to a pack, as a contributor or not',
+    description:
+      'The owner guild invites guild `other`: it lists and may subscribe to the pack even when private. ' +
+      '`contributor: true` consents to its adding and ordering items (an invitation, or the approval of its ' +
+      'pending request; it contributes once subscribed with `contributes: true`); `contributor: false` declines a ' +
+      'pending request or revokes a granted right (refused from then on, its subscription set to not contributing). ' +
+      'Answers the guest record. Journaled in both guilds. 400 `other` is this guild; 403 `pack_owner` for a guild ' +
+      'that does not own the pack; 404 unknown pack.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake, other: Snowflake }),
+    body: z.strictObject({ contributor: z.boolean() }),
+    success: { status: 200, schema: PackGuest, description: 'The guest record' },
+    errors: [403, 404],
+  }),
+  deletePackGuest: defineRoute({
+    id: 'deletePackGuest',
+    method: 'delete',
+    path: '/api/v1/servers/{guild}/packs/{pack}/guests/{other}',
+    service: 'community',
+    auth: 'guild',
+    cap: 'packs.manage',
+    inSpec: false,
+    summary: "Withdraw a guild's invitation and contribution right",
+    description:
+      'The owner guild withdraws the invitation of guild `other` and its right to contribute: a granted right ' +
+      'becomes `revoked` (adding and ordering answer 403 `pack_consent` from then on; its subscription is set to not ' +
+      'contributing), a pending request is declined, and a private pack is no longer listed to it (a subscription ' +
+      'it holds stays, with the copies it made; items it added stay in the pack until the owner removes them). ' +
+      'Answers the guest record. Journaled in both guilds. 400 `other` is this guild; 403 `pack_owner` for a guild ' +
+      'that does not own the pack; 404 unknown pack.',
+    params: z.strictObject({ guild: Snowflake, pack: Snowflake, other: Snowflake }),
+    success: { status: 200, schema: PackGuest, description: 'The guest record' },
+    errors: [403, 404],
   }),
   getPackJob: defineRoute({
     id: 'getPackJob',
@@ -527,8 +667,9 @@ export const communityRoutes = {
     inSpec: false,
     summary: 'Progress of a pack job',
     description:
-      'A job queued by a pack subscription (`pack.subscribe`), by adding items to a pack (`pack.add`) or by ' +
-      'unsubscribing (`pack.unsubscribe`: units are copies to delete), read from ' +
+      'A job queued by a pack subscription (`pack.subscribe`), by adding items to a pack (`pack.add`), by ' +
+      'unsubscribing (`pack.unsubscribe`: units are copies to delete) or by the owner removing items from its pack ' +
+      '(`pack.remove`: units are removed items x subscribed guilds), read from ' +
       'MongoDB: `state` (`queued`, `running`, `done`: every unit handled, `failed`: stopped for good with `error`, ' +
       'e.g. the pack was deleted or the platform stayed unreachable), `total` units (items x target guilds), `done` ' +
       'units copied or already present, and `failed`: each item the platform refused with its HTTP `status`, JSON ' +

@@ -23,7 +23,9 @@ export type ForumStatusEvent = z.infer<typeof ForumStatusEvent>;
  * `settings.updated`: community settings changed through the API. `area` names what changed (`forum`: a forum's
  * statuses, `staff`: a role's caps, `pack`: a pack or subscription, `setup`: a template was applied); `target` is the
  * forum, role, pack or template key; `summary` is a one-line human description; `actor`/`actorName` who did it.
- * The logs service journals it as a `settings_update` event.
+ * `peer` (packs only): the other guild of a change between two guilds (an invitation, a contribution request, its
+ * approval or revocation, a contributor's addition or unsubscription, the removal of its item); such a change is
+ * emitted once in each of the two guilds. The logs service journals it as a `settings_update` event.
  */
 export const CommunitySettingsUpdatedEvent = z.strictObject({
   area: z.enum(['forum', 'staff', 'pack', 'setup']),
@@ -31,6 +33,7 @@ export const CommunitySettingsUpdatedEvent = z.strictObject({
   summary: z.string(),
   actor: Id,
   actorName: z.string(),
+  peer: Id.optional(),
 });
 export type CommunitySettingsUpdatedEvent = z.infer<typeof CommunitySettingsUpdatedEvent>;
 

@@ -1,4 +1,12 @@
-import { HttpProblem, type Lease, Leases, type Poller, platformFailure, startPoller } from '@guildhall/shared';
+import {
+  HttpProblem,
+  type Lease,
+  Leases,
+  onBehalfReason,
+  type Poller,
+  platformFailure,
+  startPoller,
+} from '@guildhall/shared';
 import type { CommunityContext } from '../config';
 import { copyItem } from '../packs/copyItem';
 import {
@@ -10,6 +18,7 @@ import {
   subscriptionId,
 } from '../packs/model';
 import { removeCopy } from '../packs/removeCopy';
+import { removeItemCopy } from '../packs/removeItemCopy';
 import { type JobFailure, JobModel, type JobRow } from './model';
 
 /** Runs ending in a transient error (platform unreachable or 5xx) before a job is marked failed. */
@@ -65,11 +74,24 @@ function itemFailure(err: unknown, item: { id: string; name: string }): JobFailu
   return null;
 }
 
+/** The audit-log reason of a job's platform changes: for the person who queued it (see `onBehalfReason`). */
+function jobReason(job: JobRow, packName: string): string {
+  const what = {
+    'pack.subscribe': `pack ${packName}`,
+    'pack.add': `pack ${packName}`,
+    'pack.unsubscribe': `pack ${packName} unsubscribed by ${job.actorName}`,
+    'pack.remove': `items removed from pack ${packName} by ${job.actorName}`,
+  }[job.kind];
+  return onBehalfReason({ id: job.actor }, `Guildhall: ${what}`);
+}
+
 /**
  * Runs one claimed job from its `position` to the end. Each unit handles one item in one target guild while this
  * run holds the target subscription's lease (so two jobs never work on one guild's copies at once): `pack.subscribe`
- * and `pack.add` copy a pack item (see `copyItem`, idempotent), `pack.unsubscribe` deletes a copy (see `removeCopy`)
- * and, when every copy is gone, the subscription. After each unit `position` advances with `done` or the item's
+ * and `pack.add` copy a pack item (see `copyItem`, idempotent) when it is still in the pack (read under the lease, so
+ * a removal's `pack.remove` unit for that guild runs after the copy and deletes it), `pack.unsubscribe` deletes a
+ * copy (see `removeCopy`) and, when every copy is gone, the subscription, `pack.remove` deletes the guild's copy of an
+ * item removed from the pack (see `removeItemCopy`). After each unit `position` advances with `done` or the item's
  * failure in one write conditional on the job's lease and position. A unit whose target subscription is gone, or
  * whose item left the pack, counts as done.
  */
@@ -81,10 +103,12 @@ async function runJob(
   subs: Leases<SubscriptionRow>,
 ): Promise<void> {
   const leaving = job.kind === 'pack.unsubscribe';
+  const deleting = leaving || job.kind === 'pack.remove';
   const pack = await PackModel.findById(job.pack).lean<PackRow>();
-  if (!pack && !leaving) throw new Stopped(`Pack ${job.pack} was deleted`);
+  if (!pack && !deleting) throw new Stopped(`Pack ${job.pack} was deleted`);
   const items = new Map((pack?.items ?? []).map((i) => [i.id, i]));
-  const reason = `Guildhall: pack ${pack?.name ?? job.pack} unsubscribed by ${job.actorName}`;
+  const reason = jobReason(job, pack?.name ?? job.pack);
+  const inPack = async (id: string) => !!(await PackModel.exists({ _id: job.pack, 'items.id': id }));
   const total = job.targets.length * job.items.length;
   let failures = job.failed.length;
   let held = null as { guild: string; lease: Lease } | null;
@@ -107,11 +131,12 @@ async function runJob(
       const subId = subscriptionId(target, job.pack);
       await hold(target);
       let update: Record<string, unknown> = { $inc: { done: 1 } };
-      const item = leaving ? { id, name: id } : items.get(id);
-      if (item && held) {
+      const item = deleting ? { id, name: items.get(id)?.name ?? id } : items.get(id);
+      if (item && held && (deleting || (await inPack(id)))) {
         try {
           if (leaving) await removeCopy(ctx, target, subId, id, reason);
-          else await copyItem(ctx, subId, items.get(id) as PackItem, pack?.name ?? job.pack);
+          else if (deleting) await removeItemCopy(ctx, target, subId, id, reason);
+          else await copyItem(ctx, subId, items.get(id) as PackItem, reason);
         } catch (err) {
           const failure = itemFailure(err, item);
           if (!failure) throw err;
@@ -192,6 +217,7 @@ async function announce(ctx: CommunityContext, job: JobRow): Promise<void> {
     'pack.subscribe': 'subscription copied',
     'pack.add': 'added items copied to subscribers',
     'pack.unsubscribe': 'unsubscribed, copies deleted',
+    'pack.remove': "removed items' copies deleted from subscribers",
   }[job.kind];
   await ctx.outbox.emit(job.guild, 'settings.updated', {
     area: 'pack',

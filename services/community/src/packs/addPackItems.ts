@@ -2,16 +2,28 @@ import { badRequest, type FieldError, type Identity } from '@guildhall/shared';
 import type { CommunityContext } from '../config';
 import { enqueueJob } from '../jobs/enqueueJob';
 import { loadStructure } from '../structure/loadStructure';
+import { journalPackChange } from './journalPackChange';
 import { GuildItemModel, type PackItem, PackModel, SubscriptionModel } from './model';
 import { packForContributor } from './packAccess';
 
+/** 400 naming each of `ids` that is in the pack `items` (an addition that lost a race to another). */
+function alreadyInPack(ids: string[], items: PackItem[]) {
+  const inPack = new Set(items.map((i) => i.id));
+  const errors: FieldError[] = ids.flatMap((id, index) =>
+    inPack.has(id) ? [{ field: `body.ids.${index}`, message: `${id} is already in the pack` }] : [],
+  );
+  return badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
+}
+
 /**
- * Appends items of `guild` to the pack (owner or contributing guild, else 403; 404 unknown pack). Each id must be
- * an emoji/sticker of the guild that is not integration-managed, not a copy of another pack's item and not already in
- * the pack (400 naming each bad id). The items are added at once (as their own copies in the adding guild's
- * subscription), and a `pack.add` job is queued copying them into every other subscribed guild; its id is returned.
- * What a guild's platform refuses is listed in the job and copied on that guild's next subscription update. Emits
- * `settings.updated` (area `pack`).
+ * Appends items of `guild` to the pack (the owner, or a contributor the owner consented to: else 403 `pack_consent`,
+ * see `packForContributor`; 404 unknown pack). Each id must be an emoji/sticker of the guild that is not
+ * integration-managed, not a copy of another pack's item and not already in the pack (400 naming each bad id). The
+ * items are added at once in one write whose filter requires that none of them is in the pack, so two concurrent
+ * additions of one item put it there once (the later one answers 400). They are recorded as their own copies in the
+ * adding guild's subscription, and a `pack.add` job is queued copying them into every other subscribed guild; its id
+ * is returned. What a guild's platform refuses is listed in the job and copied on that guild's next subscription
+ * update. Emits `settings.updated` (area `pack`), in the owner guild too when a contributor added them.
  */
 export async function addPackItems(
   ctx: CommunityContext,
@@ -41,14 +53,20 @@ export async function addPackItems(
     else added.push({ id, guild, kind: item.kind, name: item.name, animated: item.animated, format: item.format });
   });
   if (errors.length) throw badRequest(`Invalid ${errors[0]?.field}: ${errors[0]?.message}`, errors);
-  await PackModel.updateOne({ _id: packId }, { $push: { items: { $each: added } } });
-  await ctx.outbox.emit(guild, 'settings.updated', {
-    area: 'pack',
-    target: packId,
-    summary: `Pack ${pack.name}: added ${added.map((a) => a.name).join(', ')}`,
-    actor: actor.sub,
-    actorName: actor.name,
-  });
+  const pushed = await PackModel.updateOne(
+    { _id: packId, 'items.id': { $nin: ids } },
+    { $push: { items: { $each: added } } },
+  );
+  if (pushed.matchedCount === 0)
+    throw alreadyInPack(ids, (await PackModel.findById(packId, { items: 1 }).lean())?.items ?? []);
+  await journalPackChange(
+    ctx,
+    guild,
+    pack.owner,
+    packId,
+    `Pack ${pack.name} (guild ${pack.owner}): guild ${guild} added ${added.map((a) => a.name).join(', ')}`,
+    actor,
+  );
   const own = added.map((a) => ({ item: a.id, id: a.id }));
   await SubscriptionModel.updateOne({ guild, pack: packId, owner: false }, { $push: { copies: { $each: own } } });
   const subscribers = await SubscriptionModel.find({ pack: packId, owner: false, guild: { $ne: guild } }, { guild: 1 })

@@ -84,7 +84,8 @@ async function findUnrecordedCopy(
 }
 
 /**
- * Copies pack item `item` into the guild of subscription `subId` on the platform, at most once ever: `held` when the
+ * Copies pack item `item` into the guild of subscription `subId` on the platform (audit-log `reason`, written with
+ * `onBehalfReason` by the job), at most once ever: `held` when the
  * subscription already records a copy; otherwise a pending marker is stored before the platform call and replaced
  * by the copy's record after it (or cleared when the platform answered with a refusal), and a marker left by a run
  * that died in between is resolved by finding that copy on
@@ -95,7 +96,7 @@ export async function copyItem(
   ctx: CommunityContext,
   subId: string,
   item: PackItem,
-  packName: string,
+  reason: string,
 ): Promise<'held' | 'copied' | 'gone'> {
   const sub = await SubscriptionModel.findById(subId).lean<SubscriptionRow>();
   if (!sub) return 'gone';
@@ -112,7 +113,7 @@ export async function copyItem(
   await SubscriptionModel.updateOne({ _id: subId }, { $set: { pending: { item: item.id, at: new Date() } } });
   let created: APIEmoji | APISticker;
   try {
-    created = await createCopy(ctx, sub.guild, item, `Guildhall: pack ${packName}`);
+    created = await createCopy(ctx, sub.guild, item, reason);
   } catch (err) {
     // Image unreadable or a 4xx refusal: nothing was created. A lost call or a 5xx may have created it: keep the marker.
     const status = platformFailure(err).status;

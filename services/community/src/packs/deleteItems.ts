@@ -1,4 +1,10 @@
-import { type Identity, type ItemDeletionResult, isPlatformNotFound, platformProblem } from '@guildhall/shared';
+import {
+  type Identity,
+  type ItemDeletionResult,
+  isPlatformNotFound,
+  onBehalfReason,
+  platformProblem,
+} from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
@@ -97,7 +103,7 @@ export async function deleteItems(
     ),
   );
   if (preview || planned.length === 0) return { applied: !preview && planned.length > 0, lines, conflicts };
-  const reason = `Guildhall: items deleted by ${actor.name}`;
+  const reason = onBehalfReason({ id: actor.sub }, `Guildhall: items deleted by ${actor.name}`);
   for (const { item, removals } of planned) {
     for (const removal of [...removals.slice(1), removals[0] as Removal]) await remove(ctx, item, removal, reason);
     await PackModel.updateMany({ 'items.id': item.id }, { $pull: { items: { id: item.id } } });

@@ -4,16 +4,20 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { itemImageUrl } from './guildItems';
-import { GuildItemModel, PackModel, SubscriptionModel } from './model';
+import { GuildItemModel, PackGuestModel, type PackGuestRow, PackModel, SubscriptionModel } from './model';
+import { listPackGuests } from './packGuests';
 import { guildSlots } from './slots';
 
 const EXPRESSIONS = PermissionFlagsBits.ManageGuildExpressions | PermissionFlagsBits.CreateGuildExpressions;
 
 /**
  * The packs view of `guild`: its packs (owned or subscribed) by position with how many of the pack's items the guild
- * holds and the pack's items in order (`contents`, each `held` or not), the other packs it can subscribe to (newest
- * first, at most 100), its items that are in no pack (`loose`), and its slots. `enabled`: the bot may create and delete emoji/stickers in the guild (Administrator or an
- * expressions permission on one of its roles), so packs can be synced.
+ * holds, the pack's items in order (`contents`, each `held` or not, with the guild it comes from), `private`, the
+ * guild's `contribution` right (`owner`, else its `pack_guests` row) and, for packs it owns, their `guests` (see
+ * `listPackGuests`); the other packs it can subscribe to (public ones and private ones it was invited to, newest
+ * first, at most 100), its items that are in no pack (`loose`), and its slots. `enabled`: the bot may create and
+ * delete emoji/stickers in the guild (Administrator or an expressions permission on one of its roles), so packs can
+ * be synced.
  */
 export async function listPacks(ctx: CommunityContext, guild: string): Promise<z.infer<typeof PacksResponse>> {
   const structure = await loadStructure(ctx, guild);
@@ -25,10 +29,21 @@ export async function listPacks(ctx: CommunityContext, guild: string): Promise<z
   const packed = new Set<string>();
   for (const s of subs) for (const c of s.copies) packed.add(c.id);
   for (const p of packs) for (const i of p.items) if (i.guild === guild) packed.add(i.id);
-  const available = await PackModel.find({ _id: { $nin: subs.map((s) => s.pack) } })
+  const guests = await PackGuestModel.find({ guild }).lean<PackGuestRow[]>();
+  const guestOf = new Map(guests.map((g) => [g.pack, g]));
+  const invitedTo = guests.filter((g) => g.invited).map((g) => g.pack);
+  const available = await PackModel.find({
+    _id: { $nin: subs.map((s) => s.pack) },
+    $or: [{ private: { $ne: true } }, { _id: { $in: invitedTo } }],
+  })
     .sort({ createdAt: -1 })
     .limit(100)
     .lean();
+  const ownGuests = new Map(
+    await Promise.all(
+      packs.filter((p) => p.owner === guild).map(async (p) => [p._id, await listPackGuests(guild, p._id)] as const),
+    ),
+  );
   const held = new Set(structure.botRoles);
   const botBits = structure.roles
     .filter((r) => held.has(r.id) || r.id === guild)
@@ -41,6 +56,7 @@ export async function listPacks(ctx: CommunityContext, guild: string): Promise<z
       const copies = new Map(s.copies.map((c) => [c.item, c.id]));
       const contents = pack.items.map((i) => ({
         id: i.id,
+        guild: i.guild,
         kind: i.kind,
         name: i.name,
         animated: i.animated,
@@ -56,10 +72,18 @@ export async function listPacks(ctx: CommunityContext, guild: string): Promise<z
           items: contents.filter((i) => i.held).length,
           owner: s.owner,
           contents,
+          private: pack.private ?? false,
+          contribution: s.owner ? ('owner' as const) : (guestOf.get(pack._id)?.contribution ?? 'none'),
+          guests: ownGuests.get(pack._id) ?? [],
         },
       ];
     }),
-    available: available.map((p) => ({ id: p._id, name: p.name, createdAt: new Date(p.createdAt).toISOString() })),
+    available: available.map((p) => ({
+      id: p._id,
+      name: p.name,
+      createdAt: new Date(p.createdAt).toISOString(),
+      private: p.private ?? false,
+    })),
     loose: items
       .filter((i) => !packed.has(i.id))
       .map((i) => ({

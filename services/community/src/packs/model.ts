@@ -1,4 +1,4 @@
-import { type ITEM_KINDS, type Lease, leasePath } from '@guildhall/shared';
+import { type CONTRIBUTION_STATES, type ITEM_KINDS, type Lease, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -29,13 +29,35 @@ export interface PackItem {
   format: number | null;
 }
 
-/** A pack: a collection of items owned by guild `owner`; `items` is in the pack's order. */
+/**
+ * A pack: a collection of items owned by guild `owner`; `items` is in the pack's order, each id at most once (an
+ * addition is one write whose filter refuses ids already there). `private`: listed to and subscribable by invited
+ * guilds only (absent on packs stored before it existed: public).
+ */
 export interface PackRow {
   _id: string;
   owner: string;
   name: string;
   items: PackItem[];
+  private?: boolean;
   createdAt: Date;
+}
+
+export type Contribution = (typeof CONTRIBUTION_STATES)[number];
+
+/**
+ * The owner's consent for another guild `guild` on pack `pack` (owned by `owner`): `invited` (it lists and may
+ * subscribe to the pack even when private) and its `contribution` right (see CONTRIBUTION_STATES). One row per pack
+ * and guild (`_id` = `packGuestId`); `updatedAt`: the last change.
+ */
+export interface PackGuestRow {
+  _id: string;
+  pack: string;
+  guild: string;
+  owner: string;
+  invited: boolean;
+  contribution: Contribution;
+  updatedAt: Date;
 }
 
 /** A copy of a pack item in a subscribed guild: `item` the original id, `id` the copy's platform id. */
@@ -92,6 +114,7 @@ const packSchema = new Schema<PackRow>(
     owner: { type: String, required: true },
     name: { type: String, required: true },
     items: { type: Schema.Types.Mixed, default: [] },
+    private: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'packs' },
@@ -117,6 +140,21 @@ const subscriptionSchema = new Schema<SubscriptionRow>(
 subscriptionSchema.index({ guild: 1, position: 1 });
 subscriptionSchema.index({ pack: 1 });
 
+const packGuestSchema = new Schema<PackGuestRow>(
+  {
+    _id: { type: String, required: true },
+    pack: { type: String, required: true },
+    guild: { type: String, required: true },
+    owner: { type: String, required: true },
+    invited: { type: Boolean, default: false },
+    contribution: { type: String, default: 'none' },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'pack_guests' },
+);
+packGuestSchema.index({ pack: 1 });
+packGuestSchema.index({ guild: 1, invited: 1 });
+
 export const GuildItemModel =
   (mongoose.models.GuildItem as mongoose.Model<GuildItemRow>) ??
   mongoose.model<GuildItemRow>('GuildItem', guildItemSchema);
@@ -126,5 +164,12 @@ export const SubscriptionModel =
   (mongoose.models.Subscription as mongoose.Model<SubscriptionRow>) ??
   mongoose.model<SubscriptionRow>('Subscription', subscriptionSchema);
 
+export const PackGuestModel =
+  (mongoose.models.PackGuest as mongoose.Model<PackGuestRow>) ??
+  mongoose.model<PackGuestRow>('PackGuest', packGuestSchema);
+
 /** Id of a subscription row. */
 export const subscriptionId = (guild: string, pack: string) => `${guild}:${pack}`;
+
+/** Id of a pack guest row (the owner's consent for `guild` on `pack`). */
+export const packGuestId = (pack: string, guild: string) => `${pack}:${guild}`;

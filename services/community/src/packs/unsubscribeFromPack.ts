@@ -2,13 +2,24 @@ import { badRequest, type Identity, type ItemDeletionResult, notFound } from '@g
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { enqueueJob } from '../jobs/enqueueJob';
-import { GuildItemModel, PackModel, SubscriptionModel, type SubscriptionRow, subscriptionId } from './model';
+import { journalPackChange } from './journalPackChange';
+import {
+  GuildItemModel,
+  PackGuestModel,
+  PackModel,
+  packGuestId,
+  SubscriptionModel,
+  type SubscriptionRow,
+  subscriptionId,
+} from './model';
 
 /**
  * Unsubscribes `guild` from `packId`: queues a `pack.unsubscribe` job deleting each copy the subscription made in
  * this guild on the platform (see `removeCopy`), then the subscription row, and returns the planned deletions with the
  * job's id. `preview`: answers the planned deletions (`applied: false`, no job) and changes nothing. 404 when not
- * subscribed; 400 for a pack this guild owns. Emits `settings.updated` (area `pack`); the job emits another when it ends.
+ * subscribed; 400 for a pack this guild owns. A granted right to contribute or a pending request ends at once
+ * (`none`; journaled in both guilds); the items the guild added stay in the pack until the owner removes them.
+ * Emits `settings.updated` (area `pack`); the job emits another when it ends.
  */
 export async function unsubscribeFromPack(
   ctx: CommunityContext,
@@ -46,5 +57,20 @@ export async function unsubscribeFromPack(
     actor: actor.sub,
     actorName: actor.name,
   });
+  const ended = await PackGuestModel.updateOne(
+    { _id: packGuestId(packId, guild), contribution: { $in: ['granted', 'pending'] } },
+    { $set: { contribution: 'none', updatedAt: new Date() } },
+  );
+  if (ended.modifiedCount && pack) {
+    const added = pack.items.filter((i) => i.guild === guild).length;
+    await journalPackChange(
+      ctx,
+      guild,
+      pack.owner,
+      packId,
+      `Pack ${pack.name} (guild ${pack.owner}): guild ${guild} unsubscribed, its right to contribute ended; the ${added} item(s) it added stay until the owner removes them`,
+      actor,
+    );
+  }
   return { result: { applied: true, lines, conflicts: [] }, job };
 }
