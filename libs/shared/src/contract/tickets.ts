@@ -370,11 +370,12 @@ export const ticketRoutes = {
       '`blacklist` (member ids who may not open tickets, <= 1000). Publishes `settings.updated` with the changes. ' +
       'Answers the settings and types. 400 on an invalid or empty body, or when `welcomeText` could become longer ' +
       "than the platform's 2000-character message limit with the longest {user} (20-digit id), {type} (80 " +
-      'characters), {number} (10 digits) and 20 staff role mentions.',
+      'characters), {number} (10 digits) and 20 staff role mentions. Each member a `blacklist` adds is checked as ' +
+      'by `PUT …/tickets/blacklist/{member}` (403 `self` / `hierarchy`, 503 `peer_unavailable`; nothing changes).',
     params: GuildParams,
     body: TicketSettingsPatch,
     success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
-    errors: [400],
+    errors: [400, 403, 503],
   }),
   blacklistTicketMember: defineRoute({
     id: 'blacklistTicketMember',
@@ -390,11 +391,14 @@ export const ticketRoutes = {
       'leaves the other entries alone: two staff adding or removing different members at once both keep their ' +
       'change (sending the whole list with `PATCH …/tickets/settings` keeps only the last one). No body. Idempotent: ' +
       'a listed member stays listed once. Publishes `settings.updated` (`blacklist` before/after) when the list ' +
-      'changed. Answers the settings and types. 400 naming `params.member` when it is not a snowflake; 409 when the ' +
-      `blacklist already holds ${MAX_BLACKLIST} members.`,
+      'changed. Answers the settings and types. 400 naming `params.member` when it is not a snowflake; 403 ' +
+      '`code: self` when the caller names themselves and `code: hierarchy` (naming whose role is too low) when the ' +
+      "member is the guild owner or holds a role as high as the caller's or the bot's (the platform's role " +
+      'hierarchy, asked of community), nothing stored; 503 `code: peer_unavailable` when that check cannot be made; ' +
+      `409 when the blacklist already holds ${MAX_BLACKLIST} members.`,
     params: BlacklistParams,
     success: { status: 200, schema: TicketSettingsResponse, description: 'Settings and types after the change' },
-    errors: [400, 409],
+    errors: [400, 403, 409, 503],
   }),
   unblacklistTicketMember: defineRoute({
     id: 'unblacklistTicketMember',
