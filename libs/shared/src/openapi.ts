@@ -14,7 +14,9 @@ const authText: Record<ApiRoute['auth'], string> = {
 const commonErrors: Record<number, string> = {
   400: 'Invalid input; `errors` names each bad field',
   401: 'No or invalid credential',
-  403: 'No access to this guild or record, missing capability, or a cross-origin write',
+  403:
+    'No access to this guild or record, missing capability, or a cross-origin write; `code: hierarchy` or `self` ' +
+    'when the role hierarchy refuses the action (docs/api-conventions.md)',
   404: 'Not found',
   409: 'Conflict (illegal transition or duplicate)',
   413: 'Body too large',

@@ -404,7 +404,9 @@ export const communityRoutes = {
     description:
       'Makes the forum managed with these statuses: each names one of the forum’s tags (at most 20, the platform’s ' +
       'limit) with a reply text, an optional reward role, lock, and `archiveAfter` minutes. Unknown tag or role -> 400; ' +
-      'a channel that is not a forum of this guild -> 404.',
+      'a channel that is not a forum of this guild -> 404. A reward role the caller could not grant (not below their ' +
+      'highest role, or carrying Administrator, Manage Server, Manage Roles, Ban/Kick/Moderate Members they lack) -> ' +
+      '403 `code: hierarchy` naming the role, nothing stored; 503 `peer_unavailable` when that cannot be checked.',
     params: z.strictObject({ guild: Snowflake, forum: Snowflake }),
     body: z.strictObject({ statuses: z.array(ForumStatus).max(20) }),
     success: { status: 200, schema: Forum, description: 'The forum record' },
@@ -422,7 +424,10 @@ export const communityRoutes = {
     description:
       'Applies status `tag` to the post on the platform (replacing other status tags, keeping other tags, at most 5), ' +
       'posts the status reply, gives the reward role to the post’s author, locks and/or schedules archiving, and ' +
-      'journals `forum_status`. 400 when the tag is not a status of the post’s forum; 404 unknown post.',
+      'journals `forum_status`. The reward is never given to the caller (nobody rewards themselves) and, when due, ' +
+      'its role must be one the caller could grant: else 403 `code: hierarchy` before any platform change (503 ' +
+      '`peer_unavailable` when that cannot be checked). 400 when the tag is not a status of the post’s forum; 404 ' +
+      'unknown post.',
     params: z.strictObject({ guild: Snowflake, thread: Snowflake }),
     body: z.strictObject({ tag: Snowflake }),
     success: { status: 200, schema: ForumPost, description: 'The post' },
@@ -693,6 +698,8 @@ export const communityRoutes = {
       'Creates on the platform the channels and roles the template’s steps name, matching existing ones by name ' +
       '(case-insensitive, same kind), so a second apply creates nothing. Gated places are created visible to staff ' +
       'only (@everyone denied View Channel). Answers every place with its id and whether it was created now. ' +
+      'An existing role the template adopts must be one the caller could grant, checked before anything is created: ' +
+      'else 403 `code: hierarchy` (503 `peer_unavailable` when that cannot be checked). ' +
       '404 unknown template; 502 when the platform refuses (places created before the refusal stay and are matched next time).',
     params: z.strictObject({ guild: Snowflake, template: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/) }),
     body: EmptyBody,
