@@ -3,7 +3,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GatewayContext } from './config';
 import { gatewayState } from './state';
 
-/** The RPC.access query over the bus, with the shared peer timeout, following community's invalidations. */
+/**
+ * The RPC.access query over the bus, with the shared peer timeout, following community's invalidations; an answer
+ * for a timed-out member is kept only until the timeout ends (`AccessCache`).
+ */
 export function accessCache(ctx: GatewayContext): AccessCache {
   const cache = new AccessCache(
     (req, timeoutMs) => ctx.bus.request<AccessReply>(RPC.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
@@ -15,7 +18,8 @@ export function accessCache(ctx: GatewayContext): AccessCache {
 
 /**
  * True when the access answer lets the user into the guild's dashboard: a member who owns the guild, holds
- * Administrator or Manage Server, or has at least one cap through a staff role.
+ * Administrator or Manage Server, or has at least one cap through a staff role. A timed-out member (`timedOutUntil`:
+ * no caps, only View Channel and Read Message History) and a member who left (`member: false`) have none.
  */
 export function hasGuildAccess(reply: AccessReply): boolean {
   if (!reply.member) return false;
