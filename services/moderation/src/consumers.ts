@@ -1,21 +1,25 @@
 import { dispatchConsumer, eventConsumer, type Stoppable } from '@guildhall/shared';
 import { recordLogMessage } from './cases/recordLogMessage';
-import { nameLifter, revokeLifted } from './cases/revokeLifted';
+import { nameAuditLifter, revokeLifted } from './cases/revokeLifted';
+import { settlePlatformUnban } from './cases/settlePlatformUnban';
 import type { ModerationContext } from './config';
 import { liftOf } from './platform/auditLift';
-import { findPerson } from './platform/people';
 import { fileReport } from './reports/fileReport';
 
 /**
  * What moderation reacts to:
  * - `platform.dispatch.*.other.INTERACTION_CREATE`: "Report message" commands become reports (durable `moderation-reports`);
  * - `events.logs.*.case.logged`: the case's log channel/message are stored (durable `moderation-case-logged`);
- * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`) and `platform.dispatch.*.other.GUILD_BAN_REMOVE`
- *   (durable `moderation-unbans`): a ban or timeout lifted outside a revoke marks its active case `revoked`;
- * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or a timeout
- *   removal made on the platform by someone other than the bot revokes the case naming them (`nameLifter`).
+ * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`): a ban or timeout lifted by a journal undo
+ *   marks its active case `revoked` by the person who undid it;
+ * - `platform.dispatch.*.other.GUILD_BAN_REMOVE` (durable `moderation-unbans`): who unbanned is read from the audit log
+ *   (`settlePlatformUnban`): the service's own unban changes nothing, a person's revokes the live ban case naming them,
+ *   and without access to the audit log the live ban case is revoked with its lifter unknown;
+ * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or timeout
+ *   removal a person made in the platform's client revokes the live case naming them (`nameAuditLifter`). The bot's
+ *   own entries are the service's: they revoke none.
  * The five durable consumers (16 partitions each, with their leases) are set up together, so boot waits for the
- * slowest setup instead of the sum of them. An audit-log entry waits in hand until the bot's user id is known
+ * slowest setup instead of the sum of them. An audit-log entry or unban waits in hand until the bot's user id is known
  * (`ctx.botUser`), so the bot's own entries are never taken for a person's.
  */
 export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[]> {
@@ -40,23 +44,12 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
     ),
     ctx.bus.consume(dispatchConsumer('moderation-unbans', ['GUILD_BAN_REMOVE']), async (msg) => {
       const { guild_id: guild, user } = msg.data.d;
-      await revokeLifted(ctx.outbox, guild, user.id, 'ban', {
-        by: null,
-        byName: null,
-        how: 'unbanned on the platform, not through the service',
-        key: `unban:${msg.msgId ?? `${guild}:${user.id}:${msg.data.s}`}`,
-      });
+      const key = `unban:${msg.msgId ?? `${guild}:${user.id}:${msg.data.s}`}`;
+      await settlePlatformUnban(ctx.platform, ctx.outbox, await ctx.botUser.id(), guild, user.id, key);
     }),
     ctx.bus.consume(dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']), async (msg) => {
       const lift = liftOf(msg.data.d, await ctx.botUser.id());
-      if (!lift) return;
-      const person = await findPerson(ctx.platform, lift.guild, lift.by);
-      await nameLifter(ctx.outbox, lift.guild, lift.target, lift.action, {
-        by: lift.by,
-        byName: person?.name ?? lift.by,
-        how: lift.how,
-        key: `audit:${msg.data.d.id}`,
-      });
+      if (lift) await nameAuditLifter(ctx.platform, ctx.outbox, lift);
     }),
   ]);
   return stops.map((stop) => ({ stop }));

@@ -1,4 +1,6 @@
-import { leaseFree, type Outbox } from '@guildhall/shared';
+import { leaseFree, type Outbox, type PlatformApi } from '@guildhall/shared';
+import type { AuditLift } from '../platform/auditLift';
+import { findPerson } from '../platform/people';
 import { recordChanged } from '../record/recordCache';
 import { CaseModel, type CaseRow, historyEntry } from './model';
 import { toCase } from './toCase';
@@ -101,4 +103,25 @@ export async function nameLifter(
   ).lean<CaseRow>();
   if (named) await emitRevoked(outbox, named);
   return named;
+}
+
+/**
+ * A person lifted a ban or timeout in the platform's client, as audit-log entry `lift.entry` tells it (`liftOf`): their
+ * name is looked up on the platform (nickname, display name or username; their id when the platform no longer knows
+ * them) and the case is revoked or named by them (`nameLifter`), keyed `audit:<entry id>`, so the entry's dispatch and
+ * an unban dispatch that read the same entry (`settlePlatformUnban`) change one case once. Returns that case, or null.
+ * Throws a 502 problem when the platform refuses the look-up (the message is delivered again).
+ */
+export async function nameAuditLifter(
+  platform: PlatformApi,
+  outbox: Outbox<'moderation'>,
+  lift: AuditLift,
+): Promise<CaseRow | null> {
+  const person = await findPerson(platform, lift.guild, lift.by);
+  return nameLifter(outbox, lift.guild, lift.target, lift.action, {
+    by: lift.by,
+    byName: person?.name ?? lift.by,
+    how: lift.how,
+    key: `audit:${lift.entry}`,
+  });
 }
