@@ -18,7 +18,7 @@ async function findPack(packId: string): Promise<PackRow> {
 /**
  * The pack `packId`, when `guild` may change its items: the owner guild, or a subscribed guild with `contributes`
  * whose right the owner `granted` (`pack_guests`). 404 unknown pack; otherwise 403 `pack_consent` naming the owner
- * guild and why (not subscribed as a contributor, request pending, right revoked, never granted).
+ * guild and why (right revoked, not subscribed, not contributing, request pending, never granted).
  */
 export async function packForContributor(guild: string, packId: string): Promise<PackRow> {
   const pack = await findPack(packId);
@@ -28,13 +28,16 @@ export async function packForContributor(guild: string, packId: string): Promise
     PackGuestModel.findById(packGuestId(packId, guild)).lean<PackGuestRow>(),
   ]);
   if (sub?.contributes && guest?.contribution === 'granted') return pack;
-  const why = !sub?.contributes
-    ? `this guild is not subscribed to it as a contributor`
-    : guest?.contribution === 'pending'
-      ? `this guild's request to contribute is pending until guild ${pack.owner} approves it`
-      : guest?.contribution === 'revoked'
-        ? `guild ${pack.owner} revoked this guild's right to contribute`
-        : `guild ${pack.owner} has not consented to this guild contributing`;
+  const why =
+    guest?.contribution === 'revoked'
+      ? `guild ${pack.owner} revoked this guild's right to contribute`
+      : !sub
+        ? 'this guild is not subscribed to it'
+        : !sub.contributes
+          ? 'this guild takes part without contributing (subscribe with contributes: true to ask the owner)'
+          : guest?.contribution === 'pending'
+            ? `this guild's request to contribute is pending until guild ${pack.owner} approves it`
+            : `guild ${pack.owner} has not consented to this guild contributing`;
   throw forbidden(
     `Only the owner guild or a contributor it consented to may change pack ${pack.name}: ${why}`,
     'pack_consent',
