@@ -62,10 +62,19 @@ describe('cases lifted outside a revoke', () => {
     expect(c?.revokedBy).toBe(h.seed.ids.admin);
   });
 
-  it("the platform's own unban marks the ban case revoked", async () => {
+  /** The next read of the audit log is refused as for a bot without View Audit Log. */
+  const auditLogUnreadable = () =>
+    h.fake.failNext('GET', '/guilds/{guild_id}/audit-logs', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
+
+  it('when the bot may not read the audit log, then an unban dispatch marks the ban case revoked, lifter unknown', async () => {
     const ban = await create(h.seed.ids.support, { action: 'ban' });
     expect(ban.status).toBe(201);
     expect((await statusOf(h.seed.ids.support, ban.body.number))?.status).toBe('active');
+    auditLogUnreadable();
     await h.dispatch('GUILD_BAN_REMOVE', {
       guild_id: h.seed.id,
       user: { id: h.seed.ids.support, username: 'sam', discriminator: '0', global_name: null, avatar: null },
@@ -75,7 +84,34 @@ describe('cases lifted outside a revoke', () => {
       (x) => x?.status === 'revoked',
     );
     expect(c?.revokedBy).toBeNull();
-    expect(c?.history.at(-1)?.note).toBe('unbanned on the platform, not through the service');
+    expect(c?.history.at(-1)?.note).toBe(
+      'unbanned on the platform, not through the service (who did it is unknown: the audit log cannot be read)',
+    );
+  });
+
+  it("when the bot's own unban is dispatched, then no case is revoked; a person's unban revokes theirs naming them", async () => {
+    const kept = newSnowflake();
+    const lifted = newSnowflake();
+    for (const id of [kept, lifted]) h.fake.memberJoins(h.seed.id, { user: { id, username: `u${id.slice(-4)}` } });
+    const keptBan = await create(kept, { action: 'ban' });
+    const liftedBan = await create(lifted, { action: 'ban' });
+    expect([keptBan.status, liftedBan.status]).toEqual([201, 201]);
+    const unban = async (by: string, target: string) => {
+      await h.fake.actAsUser(by).unban(h.seed.id, target, 'lifted');
+      await h.dispatch('GUILD_BAN_REMOVE', {
+        guild_id: h.seed.id,
+        user: { id: target, username: 'x', discriminator: '0', global_name: null, avatar: null },
+      });
+    };
+    await unban(FAKE_BOT_USER_ID, kept);
+    await unban(h.seed.ids.admin, lifted);
+    // One consumer handles a guild's unbans in order: once the second is done, the first was handled.
+    const c = await waitFor(
+      () => statusOf(lifted, liftedBan.body.number),
+      (x) => x?.status === 'revoked',
+    );
+    expect(c).toMatchObject({ revokedBy: h.seed.ids.admin, revokedByName: 'alice' });
+    expect((await statusOf(kept, keptBan.body.number))?.status).toBe('active');
   });
 
   const auditEntry = (action: AuditLogEvent, target: string, by: string, changes: unknown[] = []) =>
@@ -88,10 +124,11 @@ describe('cases lifted outside a revoke', () => {
       changes,
     });
 
-  it("the platform's unban, then its audit entry: the revoked case names who unbanned and case.revoked is emitted", async () => {
+  it('when an unban the bot could not read is followed by its audit entry, then the revoked case names who unbanned and case.revoked is emitted', async () => {
     const target = h.seed.ids.member;
     const ban = await create(target, { action: 'ban' });
     expect(ban.status).toBe(201);
+    auditLogUnreadable();
     await h.dispatch('GUILD_BAN_REMOVE', {
       guild_id: h.seed.id,
       user: { id: target, username: 'pat', discriminator: '0', global_name: null, avatar: null },
