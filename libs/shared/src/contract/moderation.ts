@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { DateTime, EmptyBody, GuildParams, Int32, LimitQuery, NumberParam, Snowflake } from './common';
 import { JournalEvent, LoggedMessage } from './logs';
 import { defineRoute } from './route';
-import { CASE_ACTIONS, CASE_STATUSES } from './values';
+import { CASE_ACTIONS, CASE_ORIGINS, CASE_STATUSES } from './values';
 
-export { CASE_ACTIONS, CASE_STATUSES } from './values';
+export { CASE_ACTIONS, CASE_ORIGINS, CASE_STATUSES } from './values';
 
 export const CaseAction = z.enum(CASE_ACTIONS);
 export const CaseStatus = z.enum(CASE_STATUSES);
+export const CaseOrigin = z.enum(CASE_ORIGINS);
 export const APPEAL_STATUSES = ['pending', 'accepted', 'denied'] as const;
 export const REPORT_STATUSES = ['open', 'actioned', 'dismissed'] as const;
 
@@ -174,9 +175,24 @@ export const CaseChange = z
   })
   .meta({ id: 'CaseChange' });
 
-/** A case with why it failed (the platform's refusal, or null) and every change, oldest first. */
+/**
+ * A case with why it failed (the platform's refusal, or null) and every change, oldest first.
+ * `origin` says where the action was taken and `auditEntry` which audit-log entry a case taken in the platform's own
+ * client was recorded from (these two are on the envelope, not on the spec's `Case`).
+ */
 export const CaseDetail = z
-  .strictObject({ case: Case, failure: PlatformRefusal.nullable(), history: z.array(CaseChange) })
+  .strictObject({
+    case: Case,
+    failure: PlatformRefusal.nullable(),
+    history: z.array(CaseChange),
+    origin: CaseOrigin.meta({
+      description:
+        "Where the action was taken: service (through Guildhall) or platform (in the platform's own client, recorded from its audit log)",
+    }),
+    auditEntry: Snowflake.nullable().meta({
+      description: 'Id of the audit-log entry a platform case was recorded from; null for service cases',
+    }),
+  })
   .meta({ id: 'CaseDetail' });
 
 /** A page of cases, newest first; `next` is the `before` cursor of the next page (null on the last page). */

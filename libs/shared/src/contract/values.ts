@@ -7,6 +7,11 @@
 export const CASE_ACTIONS = ['warn', 'timeout', 'kick', 'ban'] as const;
 /** Moderation case statuses. */
 export const CASE_STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed'] as const;
+/**
+ * Where a case's action was taken: `service` (through Guildhall) or `platform` (in the platform's own client, recorded
+ * from its audit log; docs/moderation.md "Cases from the platform's client").
+ */
+export const CASE_ORIGINS = ['service', 'platform'] as const;
 /** Ticket statuses. */
 export const TICKET_STATUSES = ['open', 'claimed', 'closed'] as const;
 

@@ -10,7 +10,10 @@ export async function getCaseDetail(guild: string, number: number): Promise<z.in
   return toCaseDetail(row);
 }
 
-/** A stored case as `CaseDetail`: the case, the platform's refusal (`failure`) and its history, oldest first. */
+/**
+ * A stored case as `CaseDetail`: the case, the platform's refusal (`failure`), its history, oldest first, where it was
+ * taken (`origin`; `service` for cases stored before the field) and its audit-log entry (`auditEntry`, platform cases).
+ */
 export function toCaseDetail(row: CaseRow): z.infer<typeof CaseDetail> {
   return {
     case: toCase(row),
@@ -24,6 +27,8 @@ export function toCaseDetail(row: CaseRow): z.infer<typeof CaseDetail> {
       failure: toRefusal(h.failure),
       note: h.note,
     })),
+    origin: row.origin ?? 'service',
+    auditEntry: row.auditEntry ?? null,
   };
 }
 

@@ -1,4 +1,12 @@
-import { type CaseAction, type CaseStatus, defineCounter, type Lease, Leases, leasePath } from '@guildhall/shared';
+import {
+  type CaseAction,
+  type CaseOrigin,
+  type CaseStatus,
+  defineCounter,
+  type Lease,
+  Leases,
+  leasePath,
+} from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 import type { z } from 'zod';
 
@@ -45,6 +53,13 @@ export interface CaseRow {
   revokedAt: Date | null;
   /** Keys of the lifts outside a revoke that changed the case (`Lifter.key`), so a redelivered lift finds it. */
   lifts?: string[];
+  /**
+   * Where the action was taken: `service` (through Guildhall; also cases stored before the field, where it is absent)
+   * or `platform` (in the platform's own client, recorded from its audit log, see `recordPlatformCase`).
+   */
+  origin?: z.infer<typeof CaseOrigin>;
+  /** Id of the audit-log entry a `platform` case was recorded from (unique: one case per entry); absent otherwise. */
+  auditEntry?: string;
   /** Claim of a replica doing platform work on the case (revoke, expiry, resume); null when nobody holds one. */
   lease: Lease | null;
   history: CaseHistoryEntry[];
@@ -99,6 +114,8 @@ const caseSchema = new Schema<CaseRow>(
     revokedByName: { type: String, default: null },
     revokedAt: { type: Date, default: null },
     lifts: { type: [String], default: undefined },
+    origin: { type: String, default: undefined },
+    auditEntry: { type: String, default: undefined },
     lease: leasePath,
     history: { type: [historySchema], default: [] },
     createdAt: { type: Date, required: true },
@@ -117,6 +134,14 @@ caseSchema.index(DUE_CASES);
 /** Index of cases by status and age (the pending-case recovery hints it). */
 export const PENDING_CASES = { status: 1, createdAt: 1 } as const;
 caseSchema.index(PENDING_CASES);
+
+/** Index of platform cases by the audit-log entry they were recorded from: unique, so an entry makes one case. */
+export const CASES_BY_AUDIT_ENTRY = { auditEntry: 1 } as const;
+caseSchema.index(CASES_BY_AUDIT_ENTRY, {
+  name: 'auditEntry',
+  unique: true,
+  partialFilterExpression: { auditEntry: { $type: 'string' } },
+});
 
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
