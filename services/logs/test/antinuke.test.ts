@@ -152,7 +152,7 @@ describe('anti-nuke settings', () => {
     expect(features.features.find((f) => f.feature === 'antinuke')).toEqual({
       feature: 'antinuke',
       state: 'partial',
-      note: 'Anti-nuke watches 5 of 6 kinds of action',
+      note: 'Anti-nuke watches 6 of 7 kinds of action',
     });
     const change = await waitFor(
       () => journal('kind=settings_update'),

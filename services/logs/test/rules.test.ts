@@ -19,17 +19,19 @@ const victim = newSnowflake();
 const staffer = newSnowflake();
 const bannedFor = Array.from({ length: 4 }, () => newSnowflake());
 const banRole = newSnowflake();
-seed.roles?.push({
-  id: banRole,
-  name: 'Banner',
-  position: 1,
-  permissions: PermissionFlagsBits.BanMembers.toString(),
-});
+const muteRole = newSnowflake();
+const muter = newSnowflake();
+const mutedFor = Array.from({ length: 2 }, () => newSnowflake());
+seed.roles?.push(
+  { id: banRole, name: 'Banner', position: 1, permissions: PermissionFlagsBits.BanMembers.toString() },
+  { id: muteRole, name: 'Muter', position: 1, permissions: PermissionFlagsBits.ModerateMembers.toString() },
+);
 seed.members?.push(
   { user: { id: author, username: 'chatty' }, roles: [] },
   { user: { id: victim, username: 'victim' }, roles: [] },
   { user: { id: staffer, username: 'staffer' }, roles: [banRole] },
-  ...bannedFor.map((id, i) => ({ user: { id, username: `spam${i}` }, roles: [] })),
+  { user: { id: muter, username: 'muter' }, roles: [muteRole] },
+  ...[...bannedFor, ...mutedFor].map((id, i) => ({ user: { id, username: `spam${i}` }, roles: [] })),
 );
 
 let h: ServiceHarness<LogsConfig, 'logs'>;
@@ -170,5 +172,25 @@ describe('anti-nuke counts the person behind the bot', () => {
     expect(response?.data).toMatchObject({ detected: { kind: 'ban', count: 3 }, rolesRemoved: [banRole] });
     expect(h.fake.guild(g)?.members.get(staffer)?.roles).toEqual([]);
     expect(await journal(`kind=antinuke_response&target=${FAKE_BOT_USER_ID}`)).toEqual([]);
+  });
+
+  it('when the bot times out members for one staff member past the timeout limit, then that member is stopped', async () => {
+    expect(
+      (await api('PUT', '/antinuke', ids.owner, { enabled: true, limits: { timeout: { count: 2, seconds: 60 } } }))
+        .status,
+    ).toBe(200);
+    const until = new Date(Date.now() + 600_000).toISOString();
+    for (const user of mutedFor)
+      await bot().editMember(
+        g,
+        user,
+        { communication_disabled_until: until },
+        onBehalfReason({ id: muter }, 'Case: heated'),
+      );
+    const [response] = await waitFor(
+      () => journal(`kind=antinuke_response&target=${muter}`),
+      (events) => events.length === 1,
+    );
+    expect(response?.data).toMatchObject({ detected: { kind: 'timeout', count: 2 }, rolesRemoved: [muteRole] });
   });
 });

@@ -4,14 +4,15 @@ import { defineRoute } from './route';
 
 /**
  * What anti-nuke counts, each from its audit-log entry (docs/antinuke.md): `channelDelete` (channel or thread
- * delete), `roleDelete`, `ban`, `kick`, `webhookCreate`, and `dangerousGrant` (a role created with, or updated to
- * gain, a dangerous permission, or a role carrying one added to a member).
+ * delete), `roleDelete`, `ban`, `kick`, `timeout` (a member timed out), `webhookCreate`, and `dangerousGrant` (a
+ * role created with, or updated to gain, a dangerous permission, or a role carrying one added to a member).
  */
 export const ANTINUKE_KINDS = [
   'channelDelete',
   'roleDelete',
   'ban',
   'kick',
+  'timeout',
   'webhookCreate',
   'dangerousGrant',
 ] as const;
@@ -40,6 +41,7 @@ export const AntinukeSettings = z
       roleDelete: AntinukeLimit.nullable(),
       ban: AntinukeLimit.nullable(),
       kick: AntinukeLimit.nullable(),
+      timeout: AntinukeLimit.nullable(),
       webhookCreate: AntinukeLimit.nullable(),
       dangerousGrant: AntinukeLimit.nullable(),
     }),
@@ -57,10 +59,12 @@ const AntinukeSettingsResponse = z
 
 const SETTINGS_DESCRIPTION =
   'Anti-nuke watches audit-log entries and stops an actor who does `count` actions of one kind within `seconds` ' +
-  '(kinds: `channelDelete`, `roleDelete`, `ban`, `kick`, `webhookCreate`, `dangerousGrant` = a role created with or ' +
+  '(kinds: `channelDelete`, `roleDelete`, `ban`, `kick`, `timeout`, `webhookCreate`, `dangerousGrant` = a role created with or ' +
   'given Administrator, Manage Server, Manage Roles, Manage Channels, Manage Webhooks, Ban Members, Kick Members or ' +
   "Moderate Members, or such a role added to a member). `response`: `strip_roles` removes the actor's roles that " +
-  'carry one of those permissions, `timeout` times the actor out for `timeoutMinutes`. The guild owner, the bot ' +
+  'carry one of those permissions, `timeout` times the actor out for `timeoutMinutes`. An action Guildhall takes for a ' +
+  "person (a case ban, a journal undo...: the bot's entry whose reason starts `[for <id>]`) counts against that " +
+  'person. The guild owner, the bot ' +
   'itself, `exemptUsers` and members holding one of `exemptRoles` are never acted on. Each response is an ' +
   '`antinuke_response` journal event and an alert in the moderation log.';
 
@@ -76,7 +80,7 @@ export const antinukeRoutes = {
     summary: 'Anti-nuke settings',
     description:
       `${SETTINGS_DESCRIPTION} Defaults (no stored settings): disabled; channelDelete, roleDelete, ban and ` +
-      'webhookCreate 3 in 10 s, kick 5 in 10 s, dangerousGrant 2 in 60 s; nobody exempt; `strip_roles`; ' +
+      'webhookCreate 3 in 10 s, kick and timeout 5 in 10 s, dangerousGrant 2 in 60 s; nobody exempt; `strip_roles`; ' +
       '`timeoutMinutes` 1440. Read from the logs service store.',
     params: GuildParams,
     success: { status: 200, schema: AntinukeSettingsResponse, description: 'The settings' },
@@ -106,6 +110,7 @@ export const antinukeRoutes = {
           roleDelete: AntinukeLimit.nullable().optional(),
           ban: AntinukeLimit.nullable().optional(),
           kick: AntinukeLimit.nullable().optional(),
+          timeout: AntinukeLimit.nullable().optional(),
           webhookCreate: AntinukeLimit.nullable().optional(),
           dangerousGrant: AntinukeLimit.nullable().optional(),
         })

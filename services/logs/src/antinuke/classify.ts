@@ -77,7 +77,8 @@ async function addsDangerousRole(
 
 /**
  * The anti-nuke kind an audit entry counts as, or null: channel/thread delete, role delete, ban, kick, webhook
- * create; `dangerousGrant` for a role created with a dangerous permission, a role update whose `permissions` gained
+ * create; `timeout` for a MEMBER_UPDATE setting `communication_disabled_until` (lifting one is not counted);
+ * `dangerousGrant` for a role created with a dangerous permission, a role update whose `permissions` gained
  * one, or a member role update adding a role that carries one.
  */
 export async function antinukeKindOf(
@@ -92,6 +93,8 @@ export async function antinukeKindOf(
     const gained = permissionsOf(permissions.new_value) & ~permissionsOf(permissions.old_value);
     return (gained & DANGEROUS_PERMISSIONS) !== 0n ? 'dangerousGrant' : null;
   }
+  if (entry.action_type === AuditLogEvent.MemberUpdate)
+    return change(entry, 'communication_disabled_until')?.new_value ? 'timeout' : null;
   if (entry.action_type === AuditLogEvent.MemberRoleUpdate)
     return (await addsDangerousRole(platform, entry)) ? 'dangerousGrant' : null;
   return null;

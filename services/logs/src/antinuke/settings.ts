@@ -20,6 +20,7 @@ export const DEFAULT_LIMITS: Record<AntinukeKind, LimitRow> = {
   roleDelete: { count: 3, seconds: 10 },
   ban: { count: 3, seconds: 10 },
   kick: { count: 5, seconds: 10 },
+  timeout: { count: 5, seconds: 10 },
   webhookCreate: { count: 3, seconds: 10 },
   dangerousGrant: { count: 2, seconds: 60 },
 };
