@@ -103,7 +103,9 @@ describe('appeals, reports, settings and features', () => {
     expect(accepted.body).toMatchObject({ status: 'accepted', note: null });
     expect(h.fake.guild(h.seed.id)!.bans.has(oldBanned)).toBe(false);
     const [unban] = h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${oldBanned}`);
-    expect(unban.reason).toBe(`Appeal accepted by user${h.seed.ids.moderator.slice(-4)} (${h.seed.ids.moderator})`);
+    expect(unban.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Appeal accepted by user${h.seed.ids.moderator.slice(-4)} (${h.seed.ids.moderator})`,
+    );
 
     const pending = await h.call('GET', `${base}/appeals?status=accepted`, { caps: ['appeals.decide'] });
     expect(pending.body.appeals.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([second.body.id]));

@@ -45,7 +45,12 @@ describe('case list, case detail and case DMs', () => {
   });
 
   it("shows a refused case's platform message and the reason history", async () => {
-    const failed = await create({ target: h.seed.ids.admin, action: 'ban', reason: 'first' });
+    h.fake.failNext('PUT', '/guilds/{guild_id}/bans/{user_id}', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
+    const failed = await create({ target: h.seed.ids.support, action: 'ban', reason: 'first' });
     expect(failed.body.status).toBe('failed');
     const edit = await h.call('PATCH', `${base}/cases/${failed.body.number}`, { body: { reason: 'second' } });
     expect(edit.status).toBe(200);

@@ -54,7 +54,9 @@ describe('moderation cases', () => {
     const until = Date.parse((call.body as any).communication_disabled_until);
     expect(Math.abs(until - (Date.now() + 600_000))).toBeLessThan(5_000);
     expect(Date.parse(res.body.expiresAt)).toBe(until);
-    expect(call.reason).toBe(`Case #${res.body.number} by Mo (${h.seed.ids.moderator}): spam`);
+    expect(call.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Case #${res.body.number} by Mo (${h.seed.ids.moderator}): spam`,
+    );
     expect(h.fake.guild(h.seed.id)!.members.get(h.seed.ids.member)!.communication_disabled_until).toBe(
       (call.body as any).communication_disabled_until,
     );
@@ -66,7 +68,9 @@ describe('moderation cases', () => {
     expect(kick.body.status).toBe('active');
     const [kickCall] = h.fake.callsTo('DELETE', '/guilds/{guild_id}/members/{user_id}').slice(-1);
     expect(kickCall.path).toBe(`/guilds/${h.seed.id}/members/${h.seed.ids.support}`);
-    expect(kickCall.reason).toBe(`Case #${kick.body.number} by Mo (${h.seed.ids.moderator}): raiding`);
+    expect(kickCall.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Case #${kick.body.number} by Mo (${h.seed.ids.moderator}): raiding`,
+    );
     expect(h.fake.guild(h.seed.id)!.members.has(h.seed.ids.support)).toBe(false);
 
     const ban = await create({
@@ -79,17 +83,24 @@ describe('moderation cases', () => {
     expect(ban.body).toMatchObject({ status: 'active', expiresAt: null, targetName: 'sam' });
     const [banCall] = h.fake.callsTo('PUT', '/guilds/{guild_id}/bans/{user_id}').slice(-1);
     expect(banCall.body).toEqual({ delete_message_seconds: 3600 });
-    expect(banCall.reason).toBe(`Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): ban evasion`);
+    expect(banCall.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): ban evasion`,
+    );
     expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.support)).toBe(true);
     h.fake.assertNoViolations();
   });
 
-  it('keeps a refused action as a failed case with the platform reason (hierarchy, owner, injected error)', async () => {
-    const aboveBot = await create({ target: h.seed.ids.admin, action: 'ban', reason: 'x' });
-    expect(aboveBot.status).toBe(201);
-    expect(aboveBot.body.status).toBe('failed');
+  it('when the target is above the moderator in the role hierarchy or is the owner, then 403 code hierarchy and nothing is numbered or done; when the platform refuses, then a failed case keeps its reason', async () => {
+    const before = await create({ target: h.seed.ids.member, action: 'warn', reason: 'before' });
+    const callsBefore = h.fake.calls.length;
+    const above = await create({ target: h.seed.ids.admin, action: 'ban', reason: 'x' });
+    expect(above.status).toBe(403);
+    expect(above.body.code).toBe('hierarchy');
     const owner = await create({ target: h.seed.ids.owner, action: 'kick', reason: 'y' });
-    expect(owner.body.status).toBe('failed');
+    expect(owner.status).toBe(403);
+    expect(owner.body.code).toBe('hierarchy');
+    expect(h.fake.calls.slice(callsBefore).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.admin)).toBe(false);
     h.fake.failNext('PATCH', '/guilds/{guild_id}/members/{user_id}', {
       status: 403,
       code: 50001,
@@ -97,19 +108,11 @@ describe('moderation cases', () => {
     });
     const injected = await create({ target: h.seed.ids.member, action: 'timeout', reason: 'z', duration: 60 });
     expect(injected.body.status).toBe('failed');
-    expect(injected.body.number).toBe(owner.body.number + 1);
-    const failures = await waitFor(() => {
-      const found = [aboveBot, owner, injected].map(
-        (r) => h.events.find((e) => e.type === 'case.created' && e.data.case.number === r.body.number)?.data,
-      );
-      return found.every(Boolean) ? found.map((d: any) => d.failure) : undefined;
-    });
-    expect(failures).toEqual([
-      { status: 403, code: 50013, message: 'Missing Permissions' },
-      { status: 403, code: 50013, message: 'Missing Permissions' },
-      { status: 403, code: 50001, message: 'Missing Access' },
-    ]);
-    expect(h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.admin)).toBe(false);
+    expect(injected.body.number).toBe(before.body.number + 1);
+    const created = await waitFor(() =>
+      eventsOfType(h.events, 'case.created').find((e) => e.data.case.number === injected.body.number),
+    );
+    expect(created.data.failure).toEqual({ status: 403, code: 50001, message: 'Missing Access' });
   });
 
   it('rejects a timeout above 28 days or without a duration, before numbering anything', async () => {
@@ -182,7 +185,7 @@ describe('moderation cases', () => {
   it('cuts an audit reason ending in an emoji on code points: the ban is applied with a 512-character reason', async () => {
     const guild = { ...h.seed, id: '78' + h.seed.id.slice(2) };
     h.fake.seedGuild({ ...guild, roles: guild.roles!.map((r) => (r.id === h.seed.id ? { ...r, id: guild.id } : r)) });
-    const head = `Case #1 by Mo (${h.seed.ids.moderator}): `;
+    const head = `[for ${h.seed.ids.moderator}] Case #1 by Mo (${h.seed.ids.moderator}): `;
     // The emoji's first UTF-16 unit is the 512th unit of the audit reason: a UTF-16 cut would split it.
     const reason = `${'x'.repeat(511 - head.length)}\u{1F600} and more`;
     const res = await h.call('POST', `/api/v1/servers/${guild.id}/cases`, {
@@ -255,7 +258,9 @@ describe('moderation cases', () => {
     expect(revoked.body.status).toBe('revoked');
     const [lift] = h.fake.callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}').slice(-1);
     expect(lift.body).toEqual({ communication_disabled_until: null });
-    expect(lift.reason).toBe(`Revoked: Case #${timeout.body.number} by Mo (${h.seed.ids.moderator}): loud`);
+    expect(lift.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Revoked: Case #${timeout.body.number} by Mo (${h.seed.ids.moderator}): loud`,
+    );
     expect(h.fake.guild(h.seed.id)!.members.get(h.seed.ids.member)!.communication_disabled_until).toBeNull();
     const twice = await h.call('POST', `${base}/cases/${timeout.body.number}/revoke`);
     expect(twice.status).toBe(409);
@@ -289,7 +294,9 @@ describe('moderation cases', () => {
     await h.restart();
     await waitFor(() => !h.fake.guild(h.seed.id)!.bans.has(h.seed.ids.member));
     const [unban] = h.fake.callsTo('DELETE', `/guilds/${h.seed.id}/bans/${h.seed.ids.member}`).slice(-1);
-    expect(unban.reason).toBe(`Expired: Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): cool off`);
+    expect(unban.reason).toBe(
+      `[for ${h.seed.ids.moderator}] Expired: Case #${ban.body.number} by Mo (${h.seed.ids.moderator}): cool off`,
+    );
     const event = await waitFor(() =>
       eventsOfType(h.events, 'case.expired').find((e) => e.data.case.number === ban.body.number),
     );

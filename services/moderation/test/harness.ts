@@ -9,12 +9,14 @@ export type Harness = ServiceHarness<ModerationConfig, 'moderation'>;
 
 /**
  * Starts moderation with fast expiry polling and a short peer timeout, calling as the sample guild's moderator;
- * `extraEnv` overrides the service environment.
+ * community's role hierarchy (`RPC.hierarchy`) is answered from the fake platform's guild state. `extraEnv` overrides
+ * the service environment.
  */
 export function startHarness(extraEnv: Record<string, string> = {}): Promise<Harness> {
   return startServiceHarness(definition, {
     env: { EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500', ...extraEnv },
     caller: { as: 'moderator' },
+    structure: true,
   });
 }
 

@@ -85,11 +85,18 @@ describe('member record', () => {
   });
 
   it('does not count failed cases, and shows a user who is not in the guild', async () => {
+    const outsider = '999999999999999996';
+    h.fake.seedUser({ id: outsider, username: 'outsider', guilds: [] });
+    h.fake.failNext('PUT', '/guilds/{guild_id}/bans/{user_id}', {
+      status: 403,
+      code: 50013,
+      message: 'Missing Permissions',
+    });
     const failed = await h.call('POST', `${base}/cases`, {
-      body: { target: h.seed.ids.admin, action: 'ban', reason: 'x' },
+      body: { target: outsider, action: 'ban', reason: 'x' },
     });
     expect(failed.body.status).toBe('failed');
-    const rec = await record(h.seed.ids.admin);
+    const rec = await record(outsider);
     expect(rec.body.cases).toHaveLength(1);
     expect(rec.body.suggestion).toMatchObject({ action: 'warn' });
 

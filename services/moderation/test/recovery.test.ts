@@ -1,10 +1,14 @@
+import { LEASE_MS } from '@guildhall/shared';
 import { eventsOfType, waitFor } from '@guildhall/testkit';
-import { CaseModel, type CaseRow, caseId, newCaseRow } from '../src/cases/model';
-import { ABANDONED_AFTER_MS } from '../src/cases/resumePendingCases';
+import { CaseModel, type CaseRow, caseId, caseLeases, newCaseRow } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
 
-/** A case as a request stores it just before it acts on the platform, `ageMs` ago. */
-function pendingCase(h: Harness, number: number, action: 'ban' | 'kick', target: string, ageMs: number): CaseRow {
+/**
+ * A case as a request stores it just before it acts on the platform, under the request's lease; `lapsed`: the request
+ * died a lease's length ago, so its lease has lapsed.
+ */
+function pendingCase(h: Harness, number: number, action: 'ban' | 'kick', target: string, lapsed: boolean): CaseRow {
+  const at = new Date(Date.now() - (lapsed ? LEASE_MS + 5_000 : 1_000));
   return newCaseRow({
     guild: h.seed.id,
     number,
@@ -14,7 +18,9 @@ function pendingCase(h: Harness, number: number, action: 'ban' | 'kick', target:
     moderator: h.seed.ids.moderator,
     moderatorName: 'Mo',
     reason: 'left pending by a crash',
-    createdAt: new Date(Date.now() - ageMs),
+    createdAt: at,
+    announced: false,
+    lease: caseLeases.newLease(at),
   });
 }
 
@@ -25,12 +31,11 @@ describe('cases a crashed request left pending', () => {
   });
   afterAll(() => h.close());
 
-  it('are settled by the recovery poller: the action is performed once and case.created is emitted', async () => {
-    const abandoned = ABANDONED_AFTER_MS + 5_000;
+  it('when their request lease lapsed, then the recovery poller settles them: the action is performed once and case.created is emitted; a case whose lease is held stays pending', async () => {
     await CaseModel.create([
-      pendingCase(h, 901, 'ban', h.seed.ids.member, abandoned),
-      pendingCase(h, 902, 'kick', '999999999999999991', abandoned),
-      pendingCase(h, 903, 'ban', h.seed.ids.support, 1_000),
+      pendingCase(h, 901, 'ban', h.seed.ids.member, true),
+      pendingCase(h, 902, 'kick', '999999999999999991', true),
+      pendingCase(h, 903, 'ban', h.seed.ids.support, false),
     ]);
     const ban = await waitFor(async () => {
       const row = await CaseModel.findById(caseId(h.seed.id, 901)).lean<CaseRow>();

@@ -160,6 +160,7 @@ export const CASE_CHANGES = [
   'expired',
   'dm',
   'revoker',
+  'superseded',
 ] as const;
 
 /** One change of a case: what, who (null for the service itself), when, and the reason it replaced (`reason`). */
@@ -176,7 +177,8 @@ export const CaseChange = z
   .meta({ id: 'CaseChange' });
 
 /**
- * A case with why it failed (the platform's refusal, or null) and every change, oldest first.
+ * A case with why it failed (the platform's refusal, or null), every change, oldest first, and the number of the newer
+ * timeout or ban of the same member that superseded it (`supersededBy`, null unless its status is `superseded`).
  * `origin` says where the action was taken and `auditEntry` which audit-log entry a case taken in the platform's own
  * client was recorded from (these two are on the envelope, not on the spec's `Case`).
  */
@@ -185,6 +187,9 @@ export const CaseDetail = z
     case: Case,
     failure: PlatformRefusal.nullable(),
     history: z.array(CaseChange),
+    supersededBy: Int32.nullable().meta({
+      description: 'The newer case that became the live timeout/ban of the member (status superseded); else null',
+    }),
     origin: CaseOrigin.meta({
       description:
         "Where the action was taken: service (through Guildhall) or platform (in the platform's own client, recorded from its audit log)",

@@ -5,8 +5,11 @@
 
 /** Moderation case actions. */
 export const CASE_ACTIONS = ['warn', 'timeout', 'kick', 'ban'] as const;
-/** Moderation case statuses. */
-export const CASE_STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed'] as const;
+/**
+ * Moderation case statuses: `pending` (stored, its platform action not settled yet), `active`, `expired`, `revoked`,
+ * `failed`, and `superseded` (a newer timeout or ban of the same member became the live one; docs/moderation.md).
+ */
+export const CASE_STATUSES = ['pending', 'active', 'expired', 'revoked', 'failed', 'superseded'] as const;
 /**
  * Where a case's action was taken: `service` (through Guildhall) or `platform` (in the platform's own client, recorded
  * from its audit log; docs/moderation.md "Cases from the platform's client").

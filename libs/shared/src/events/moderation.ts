@@ -94,6 +94,7 @@ const STATUS_COLORS: Record<z.infer<typeof Case>['status'], number> = {
   expired: 0x7f8c8d,
   revoked: 0x2ecc71,
   failed: 0xe74c3c,
+  superseded: 0x7f8c8d,
 };
 
 /**

@@ -34,12 +34,15 @@ export interface CreateAppealInput {
   caseNumber?: number;
 }
 
-/** The case a member appeals: theirs (403 otherwise), still counting (409 when revoked/failed/pending). */
+/**
+ * The case a member appeals: theirs (403 otherwise), still counting: active, expired or superseded (409 when
+ * revoked/failed/pending).
+ */
 async function appealedCase(guild: string, member: string, number: number): Promise<CaseRow> {
   const row = await CaseModel.findById(caseId(guild, number)).lean<CaseRow>();
   if (!row) throw notFound(`Unknown case #${number}`);
   if (row.target !== member) throw forbidden(`Case #${number} is not about you`);
-  if (row.status !== 'active' && row.status !== 'expired') {
+  if (row.status !== 'active' && row.status !== 'expired' && row.status !== 'superseded') {
     throw conflict(`Case #${number} is ${row.status}: there is nothing to appeal`);
   }
   return row;

@@ -1,14 +1,18 @@
 import {
   type Appeal,
+  assertHierarchy,
   conflict,
+  forbidden,
   HttpProblem,
   type Identity,
   notFound,
   type Outbox,
+  onBehalfReason,
   type PlatformApi,
   platformProblem,
 } from '@guildhall/shared';
 import type { z } from 'zod';
+import type { HierarchyPeer } from '../cases/hierarchyPeer';
 import { liftAction } from '../cases/liftAction';
 import { revokeCase } from '../cases/revokeCase';
 import { AppealLockModel, AppealModel, type AppealRow, appealLeases, appealSubject } from './model';
@@ -23,17 +27,25 @@ export interface DecideAppealInput {
 }
 
 /**
- * Lifts what an accepted appeal was about: its case is revoked like `POST .../revoke` (a case already revoked
- * counts as lifted); an appeal without a case removes the platform ban. Returns whether a case was revoked.
+ * Lifts what an accepted appeal was about: its case is revoked like `POST .../revoke` (hierarchy checked, only the
+ * member's live case lifts anything on the platform; a case already revoked counts as lifted); an appeal without a
+ * case removes the platform ban once the hierarchy allows the decider to act on the member, with the audit reason
+ * `[for <decider>] Appeal accepted by ...`. Returns whether a case was revoked.
  */
 async function liftAppealed(
   platform: PlatformApi,
   outbox: Outbox<'moderation'>,
+  hierarchy: HierarchyPeer,
   row: AppealRow,
   decider: DecideAppealInput['decider'],
 ) {
   if (row.caseNumber === null) {
-    const reason = `Appeal accepted by ${decider.name} (${decider.sub})`;
+    await assertHierarchy(
+      hierarchy.bus,
+      { guild: row.guild, actor: decider.sub, target: row.member },
+      hierarchy.timeoutMs,
+    );
+    const reason = onBehalfReason({ id: decider.sub }, `Appeal accepted by ${decider.name} (${decider.sub})`);
     try {
       await liftAction(platform, { action: 'ban', guild: row.guild, target: row.member }, reason);
     } catch (err) {
@@ -42,7 +54,7 @@ async function liftAppealed(
     return false;
   }
   try {
-    await revokeCase(platform, outbox, row.guild, row.caseNumber, {
+    await revokeCase(platform, outbox, hierarchy, row.guild, row.caseNumber, {
       id: decider.sub,
       name: decider.name,
       appeal: row._id,
@@ -55,15 +67,20 @@ async function liftAppealed(
 }
 
 /**
- * Decides a pending appeal (404 unknown, 409 already decided, being decided or still being filed). `accepted` lifts
- * the case or ban first (a refusal is a 502 and the appeal stays pending); `denied` keeps the case. Frees the appeal's
- * lock, so the member may appeal again later, and emits `appeal.decided`.
+ * Decides a pending appeal (404 unknown, 403 `code: self` when it is the decider's own appeal, 409 already decided,
+ * being decided or still being filed). `accepted` lifts the case or ban first (403 `code: hierarchy` when the decider
+ * is not above the member in the role hierarchy, 503 when that cannot be checked, 502 when the platform refuses: the
+ * appeal stays pending); `denied` keeps the case. Frees the appeal's lock, so the member may appeal again later, and
+ * emits `appeal.decided`.
  */
 export async function decideAppeal(
   platform: PlatformApi,
   outbox: Outbox<'moderation'>,
+  hierarchy: HierarchyPeer,
   input: DecideAppealInput,
 ): Promise<z.infer<typeof Appeal>> {
+  const own = await AppealModel.exists({ _id: input.id, guild: input.guild, member: input.decider.sub });
+  if (own) throw forbidden('This is your own appeal: someone else must decide it', 'self');
   const claim = await appealLeases.claim({ _id: input.id, guild: input.guild, status: 'pending' });
   if (!claim) {
     const row = await AppealModel.findOne({ _id: input.id, guild: input.guild }).lean<AppealRow>();
@@ -79,7 +96,7 @@ export async function decideAppeal(
   let caseRevoked = false;
   if (input.decision === 'accepted') {
     try {
-      caseRevoked = await liftAppealed(platform, outbox, claimed, input.decider);
+      caseRevoked = await liftAppealed(platform, outbox, hierarchy, claimed, input.decider);
     } catch (err) {
       await appealLeases.release(claimed._id, lease);
       throw err;

@@ -1,4 +1,5 @@
 import { bind, moderationRoutes, type RouteBinding } from '@guildhall/shared';
+import { hierarchyPeer } from '../cases/hierarchyPeer';
 import type { ModerationContext } from '../config';
 import { createAppeal } from './createAppeal';
 import { decideAppeal } from './decideAppeal';
@@ -19,7 +20,7 @@ export function appealRoutes(ctx: ModerationContext): RouteBinding[] {
       appeals: await listAppeals(params.guild, query),
     })),
     bind(moderationRoutes.decideAppeal, ({ params, body, identity }) =>
-      decideAppeal(ctx.platform, ctx.outbox, {
+      decideAppeal(ctx.platform, ctx.outbox, hierarchyPeer(ctx), {
         guild: params.guild,
         id: params.id,
         decision: body.decision,

@@ -3,6 +3,7 @@ import { auditReason } from '../platform/auditReason';
 import { forgetPerson } from '../platform/personCache';
 import { recordChanged } from '../record/recordCache';
 import { liftAction } from './liftAction';
+import { newerCaseOf } from './liveCase';
 import { caseLeases, DUE_CASES, historyEntry } from './model';
 import { toCase } from './toCase';
 
@@ -13,9 +14,12 @@ const BATCH = 100;
 
 /**
  * One expiry run: claims each `active` case whose `expiresAt` has passed (atomic claim, so replicas never act
- * twice), lifts temporary bans on the platform (timeouts end on the platform by themselves), marks the case
- * `expired` and emits `case.expired`. A ban the platform refuses to lift stays `active` and is retried after the
- * claim lapses. Due times live in MongoDB, so nothing is lost across restarts.
+ * twice). When it is the member's live timeout/ban, it is lifted on the platform (a temporary ban removed, a timeout
+ * cleared, audit reason `[for <case moderator>] Expired: Case #N by ...`), marked `expired` and `case.expired` is
+ * emitted. A newer case of the same member and action holding the effect (`active`) means it is not live: it lifts
+ * nothing and becomes `superseded`. A newer case still `pending` (its platform call may be running), or a lift the
+ * platform refuses, leaves it `active` to be retried after the claim lapses (2 minutes). Due times live in MongoDB,
+ * so nothing is lost across restarts.
  */
 export async function expireCases(platform: PlatformApi, outbox: Outbox<'moderation'>, logger: Logger): Promise<void> {
   for (let i = 0; i < BATCH; i++) {
@@ -25,6 +29,21 @@ export async function expireCases(platform: PlatformApi, outbox: Outbox<'moderat
     );
     if (!claimed) return;
     const { row, lease } = claimed;
+    const newer = await newerCaseOf(row);
+    if (newer?.status === 'pending') continue;
+    if (newer) {
+      await caseLeases.release(row._id, lease, {
+        $set: { status: 'superseded', supersededBy: newer.number },
+        $push: {
+          history: historyEntry('superseded', {
+            by: newer.moderator,
+            byName: newer.moderatorName,
+            note: `superseded by case #${newer.number}; lifted nothing when it expired`,
+          }),
+        },
+      });
+      continue;
+    }
     try {
       await liftAction(platform, row, auditReason(row, { id: row.moderator, name: row.moderatorName }, 'Expired'));
       forgetPerson(row.guild, row.target);

@@ -3,7 +3,10 @@ import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId, type StoredFailure } from './model';
 import { toCase } from './toCase';
 
-/** Case `number` of `guild` with the platform's refusal (`failure`) and its history, oldest first; 404 when unknown. */
+/**
+ * Case `number` of `guild` with the platform's refusal (`failure`), its history, oldest first, and the newer case that
+ * superseded it (`supersededBy`); 404 when unknown.
+ */
 export async function getCaseDetail(guild: string, number: number): Promise<z.infer<typeof CaseDetail>> {
   const row = await CaseModel.findById(caseId(guild, number)).lean<CaseRow>();
   if (!row) throw notFound(`Unknown case #${number}`);
@@ -12,7 +15,8 @@ export async function getCaseDetail(guild: string, number: number): Promise<z.in
 
 /**
  * A stored case as `CaseDetail`: the case, the platform's refusal (`failure`), its history, oldest first, where it was
- * taken (`origin`; `service` for cases stored before the field) and its audit-log entry (`auditEntry`, platform cases).
+ * taken (`origin`; `service` for cases stored before the field), its audit-log entry (`auditEntry`, platform cases)
+ * and the newer timeout/ban that superseded it (`supersededBy`, else null).
  */
 export function toCaseDetail(row: CaseRow): z.infer<typeof CaseDetail> {
   return {
@@ -29,6 +33,7 @@ export function toCaseDetail(row: CaseRow): z.infer<typeof CaseDetail> {
     })),
     origin: row.origin ?? 'service',
     auditEntry: row.auditEntry ?? null,
+    supersededBy: row.supersededBy ?? null,
   };
 }
 

@@ -35,11 +35,18 @@ export type KeyClaim = { claimed: true; id: string } | { claimed: false; caseNum
 
 /**
  * Claims an idempotency key of a moderator in a guild for a request body (kept 24 hours). The first request
- * claims it; a retry with the same body gets the first request's case number once that request settled its case
- * (waiting up to 10 s; after that the case as it stands if it was numbered — a request that died mid-way leaves it
- * `pending` for the recovery poller — else 409); a reuse with another body is a 409.
+ * claims it; a retry with the same body gets the first request's case number once its case is settled: the first
+ * request said so, or `isSettled(caseNumber)` says so (the recovery poller finished the case of a request that died).
+ * It waits up to 10 s; after that it gets the case as it stands if it was numbered (a request that died mid-way leaves
+ * it for the recovery poller), else 409. A reuse with another body is a 409.
  */
-export async function claimKey(guild: string, moderator: string, key: string, body: unknown): Promise<KeyClaim> {
+export async function claimKey(
+  guild: string,
+  moderator: string,
+  key: string,
+  body: unknown,
+  isSettled: (caseNumber: number) => Promise<boolean>,
+): Promise<KeyClaim> {
   const id = `${guild}:${moderator}:${key}`;
   const fingerprint = bodyFingerprint(body);
   try {
@@ -51,10 +58,11 @@ export async function claimKey(guild: string, moderator: string, key: string, bo
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const row = await KeyModel.findById(id).lean<KeyRow>();
-    if (!row) return claimKey(guild, moderator, key, body);
+    if (!row) return claimKey(guild, moderator, key, body, isSettled);
     if (row.fingerprint !== fingerprint) throw conflict('This Idempotency-Key was already used with a different body');
     const late = Date.now() > deadline;
-    if (row.caseNumber !== null && (row.settled || late)) return { claimed: false, caseNumber: row.caseNumber };
+    if (row.caseNumber !== null && (row.settled || late || (await isSettled(row.caseNumber))))
+      return { claimed: false, caseNumber: row.caseNumber };
     if (late) throw conflict('The first request with this Idempotency-Key is still running');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -20,7 +20,10 @@ export interface StoredFailure {
 /** One change of a case, oldest first: who did what and, for reason edits, the reason it replaced. */
 export interface CaseHistoryEntry {
   at: Date;
-  /** One of `CASE_CHANGES` (contract): created, resumed, active, failed, reason, logged, revoked, expired, dm. */
+  /**
+   * One of `CASE_CHANGES` (contract): created, resumed, active, failed, reason, logged, revoked, expired, dm, revoker,
+   * superseded.
+   */
   change: string;
   by: string | null;
   byName: string | null;
@@ -60,7 +63,18 @@ export interface CaseRow {
   origin?: z.infer<typeof CaseOrigin>;
   /** Id of the audit-log entry a `platform` case was recorded from (unique: one case per entry); absent otherwise. */
   auditEntry?: string;
-  /** Claim of a replica doing platform work on the case (revoke, expiry, resume); null when nobody holds one. */
+  /**
+   * False from the moment a request stores the case until its `case.created` is emitted (then true); absent on cases
+   * stored before this field and on seeded ones. A case left `false` by a request that died is finished by
+   * `resumePendingCases` once its lease lapsed.
+   */
+  announced?: boolean;
+  /** The newer case of the same member and action that became the live timeout/ban (status `superseded`); else null. */
+  supersededBy: number | null;
+  /**
+   * Claim of a replica doing platform work on the case: the request creating it (stored with the case, renewed while
+   * its platform call runs, dropped when it settles), a revoke, an expiry, a resume; null when nobody holds one.
+   */
   lease: Lease | null;
   history: CaseHistoryEntry[];
   createdAt: Date;
@@ -116,6 +130,8 @@ const caseSchema = new Schema<CaseRow>(
     lifts: { type: [String], default: undefined },
     origin: { type: String, default: undefined },
     auditEntry: { type: String, default: undefined },
+    supersededBy: { type: Number, default: null },
+    announced: { type: Boolean },
     lease: leasePath,
     history: { type: [historySchema], default: [] },
     createdAt: { type: Date, required: true },
@@ -143,10 +159,17 @@ caseSchema.index(CASES_BY_AUDIT_ENTRY, {
   partialFilterExpression: { auditEntry: { $type: 'string' } },
 });
 
+/** Cases whose request has not emitted `case.created` yet (`announced: false`), oldest first (the recovery hints it). */
+export const UNANNOUNCED_CASES = { createdAt: 1 } as const;
+caseSchema.index(UNANNOUNCED_CASES, { name: 'unannounced', partialFilterExpression: { announced: false } });
+
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
 
-/** Claims on cases (revoke, expiry, resuming abandoned cases), one at a time per case across replicas. */
+/**
+ * Claims on cases (the creating request until it settled, revoke, expiry, resuming abandoned cases), one at a time per
+ * case across replicas.
+ */
 export const caseLeases = new Leases<CaseRow>(CaseModel);
 
 /** The next case number of `guild` (1, 2, 3...), from the guild's atomic counter in collection `case_counters`. */
@@ -182,6 +205,7 @@ export function newCaseRow(fields: NewCase): CaseRow {
     revokedBy: null,
     revokedByName: null,
     revokedAt: null,
+    supersededBy: null,
     lease: null,
     history: [{ ...historyEntry('created', { by: fields.moderator, byName: fields.moderatorName }), at: createdAt }],
     createdAt,

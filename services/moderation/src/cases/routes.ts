@@ -3,6 +3,7 @@ import type { ModerationContext } from '../config';
 import { createCase } from './createCase';
 import { editCaseReason } from './editCaseReason';
 import { getCaseDetail } from './getCaseDetail';
+import { hierarchyPeer } from './hierarchyPeer';
 import { listCases } from './listCases';
 import { revokeCase } from './revokeCase';
 
@@ -10,7 +11,7 @@ import { revokeCase } from './revokeCase';
 export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
   return [
     bind(moderationRoutes.createCase, ({ params, body, identity, req }) =>
-      createCase(ctx.platform, ctx.outbox, {
+      createCase(ctx.platform, ctx.outbox, hierarchyPeer(ctx), {
         guild: params.guild,
         body,
         moderator: identity,
@@ -20,7 +21,7 @@ export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
     bind(moderationRoutes.listCases, ({ params, query }) => listCases(params.guild, query)),
     bind(moderationRoutes.getCase, ({ params }) => getCaseDetail(params.guild, params.number)),
     bind(moderationRoutes.editCaseReason, ({ params, body, identity }) =>
-      editCaseReason(ctx.outbox, {
+      editCaseReason(ctx.outbox, hierarchyPeer(ctx), {
         guild: params.guild,
         number: params.number,
         reason: body.reason,
@@ -28,7 +29,7 @@ export function caseRoutes(ctx: ModerationContext): RouteBinding[] {
       }),
     ),
     bind(moderationRoutes.revokeCase, ({ params, identity }) =>
-      revokeCase(ctx.platform, ctx.outbox, params.guild, params.number, {
+      revokeCase(ctx.platform, ctx.outbox, hierarchyPeer(ctx), params.guild, params.number, {
         id: identity.sub,
         name: identity.name,
         appeal: null,

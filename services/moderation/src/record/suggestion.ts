@@ -50,14 +50,18 @@ function describe(c: Pick<CaseRow, 'number' | 'action' | 'duration'>): string {
 }
 
 /**
- * The suggested next step for a member. Counting cases: `active` or `expired` (not revoked, failed or pending),
- * created within the last 90 days of `now`. No counting case: a warning. Otherwise one rung above the most
+ * The suggested next step for a member. Counting cases: `active`, `expired` or `superseded` (not revoked, failed or
+ * pending), created within the last 90 days of `now`. No counting case: a warning. Otherwise one rung above the most
  * severe counting case (a ban stays a ban). `why` names the counting cases, most severe first.
  */
 export function suggest(cases: CaseSummaryRow[], now: Date = new Date()): z.infer<typeof Suggestion> {
   const since = now.getTime() - SUGGESTION_WINDOW_DAYS * 86400_000;
   const counting = cases
-    .filter((c) => (c.status === 'active' || c.status === 'expired') && c.createdAt.getTime() >= since)
+    .filter(
+      (c) =>
+        (c.status === 'active' || c.status === 'expired' || c.status === 'superseded') &&
+        c.createdAt.getTime() >= since,
+    )
     .sort((a, b) => rungOf(b) - rungOf(a) || b.number - a.number);
   if (counting.length === 0) {
     return {

@@ -1,4 +1,4 @@
-import { badRequest, conflict, type Identity, notFound, type Outbox, type Report } from '@guildhall/shared';
+import { badRequest, conflict, forbidden, type Identity, notFound, type Outbox, type Report } from '@guildhall/shared';
 import type { z } from 'zod';
 import { CaseModel, type CaseRow, caseId } from '../cases/model';
 import { recordChanged } from '../record/recordCache';
@@ -15,7 +15,8 @@ export interface ResolveReportInput {
 
 /**
  * Resolves an open report: `actioned` links `caseNumber` (required; the case must exist, 404, and be about the
- * reported message's author, 400), `dismissed` takes no case (400). 404 unknown report; 409 not open.
+ * reported message's author, 400), `dismissed` takes no case (400). 404 unknown report; 403 `code: self` when the
+ * reported message is the resolver's own; 409 not open.
  * Emits `report.resolved`.
  */
 export async function resolveReport(
@@ -25,6 +26,9 @@ export async function resolveReport(
   const { guild, id } = input;
   const report = await ReportModel.findOne({ _id: id, guild }).lean<ReportRow>();
   if (!report) throw notFound(`Unknown report ${id}`);
+  if (report.author === input.resolver.sub) {
+    throw forbidden('This report is about your own message: someone else must resolve it', 'self');
+  }
   if (input.status === 'actioned') {
     if (input.caseNumber === undefined) {
       throw badRequest('Invalid body.caseNumber: required to action a report', [
