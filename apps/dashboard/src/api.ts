@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly title: string,
     readonly detail: string,
     readonly errors: FieldError[] = [],
+    /** The problem's machine-readable `code` (e.g. `hierarchy`, `self`, `case_busy`), empty when it has none. */
+    readonly code = '',
   ) {
     super(detail || title);
   }
@@ -32,7 +34,7 @@ export function onSignedOut(listener: () => void): () => void {
  * Calls the public API on this origin with the session cookie (same-origin; the gateway's CSRF check accepts the
  * `Origin` the browser sends on unsafe methods). JSON in and out; an empty answer is `undefined`. `idempotencyKey`
  * is sent as the `Idempotency-Key` header (see `useIdempotencyKey`). Throws `ApiError` with the problem's title,
- * detail and field errors on any non-2xx answer, status 0 when no answer arrived.
+ * detail, field errors and `code` on any non-2xx answer, status 0 when no answer arrived.
  */
 export async function api<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
   let res: Response;
@@ -52,9 +54,15 @@ export async function api<T>(method: string, path: string, body?: unknown, idemp
   const text = await res.text();
   const parsed = text ? safeJson(text) : undefined;
   if (!res.ok) {
-    const problem = (parsed ?? {}) as { title?: string; detail?: string; errors?: FieldError[] };
+    const problem = (parsed ?? {}) as { title?: string; detail?: string; errors?: FieldError[]; code?: string };
     if (res.status === 401) for (const l of signedOutListeners) l();
-    throw new ApiError(res.status, problem.title ?? res.statusText, problem.detail ?? '', problem.errors ?? []);
+    throw new ApiError(
+      res.status,
+      problem.title ?? res.statusText,
+      problem.detail ?? '',
+      problem.errors ?? [],
+      problem.code ?? '',
+    );
   }
   return parsed as T;
 }

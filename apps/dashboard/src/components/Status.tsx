@@ -2,13 +2,25 @@ import type { ReactNode } from 'react';
 import type { ApiError } from '../api';
 import type { Action } from '../hooks';
 
-/** A problem+json answer shown to the user: its title, detail and every field it names. */
+/**
+ * Why the service refused, in words, for the refusals a moderator meets in daily work (the problem's `code`); the
+ * problem's own detail follows and names whose role or which case.
+ */
+const REFUSALS: Record<string, string> = {
+  hierarchy:
+    'Refused by the role hierarchy: you (and the bot) can act only on members whose highest role is below yours.',
+  self: 'Refused: nobody can act on, decide or undo something about themselves. Ask another staff member.',
+};
+
+/** A problem+json answer shown to the user: its title, why (for known refusal codes), its detail and every field it names. */
 export function Problem({ error }: { error: ApiError | null }) {
   if (!error) return null;
+  const why = REFUSALS[error.code];
   return (
     <div className="problem" role="alert">
       <strong>{error.title}</strong>
       {error.status ? ` (${error.status})` : ''}
+      {why && <p>{why}</p>}
       {error.detail && <p>{error.detail}</p>}
       {error.errors.length > 0 && (
         <ul>

@@ -3,13 +3,18 @@ import { Link, useParams } from 'react-router';
 import { api, guildPath } from '../api';
 import { Badge, Loadable, Problem, When } from '../components/Status';
 import { useAction, useLoad, useTitle } from '../hooks';
-import { useGuild } from '../session';
+import { useGuild, useSession } from '../session';
 import type { CaseDetail } from '../types';
 
-/** One case: its fields, why it failed, its history, and (with the caps) revoke and edit reason. */
+/**
+ * One case: its fields, where it was taken (through Guildhall or in the platform's own client), the case that
+ * superseded it, why it failed, its history, and (with the caps) revoke and edit reason. Revoke is offered for a live
+ * or superseded timeout/ban (a superseded one lifts nothing) and never on a case about the signed-in user.
+ */
 export function CaseDetailPage() {
   const { guild = '', number = '' } = useParams();
   const info = useGuild(guild);
+  const me = useSession().me?.user.id;
   useTitle(`Case #${number}`);
   const detail = useLoad<CaseDetail>(guildPath(guild, `/cases/${number}`));
   const action = useAction();
@@ -21,7 +26,12 @@ export function CaseDetailPage() {
     if (storedReason !== undefined) setReason(storedReason);
   }, [storedReason]);
   const canRevoke =
-    info?.caps.includes('cases.revoke') && c && (c.action === 'timeout' || c.action === 'ban') && c.status === 'active';
+    info?.caps.includes('cases.revoke') &&
+    c &&
+    c.target !== me &&
+    (c.action === 'timeout' || c.action === 'ban') &&
+    (c.status === 'active' || c.status === 'superseded');
+  const supersededBy = detail.data?.supersededBy ?? null;
   return (
     <>
       <h1>Case #{number}</h1>
@@ -41,6 +51,21 @@ export function CaseDetailPage() {
               </dd>
               <dt>Moderator</dt>
               <dd>{c.moderatorName}</dd>
+              <dt>Taken</dt>
+              <dd>
+                {detail.data?.origin === 'platform'
+                  ? "in the platform's own client (registered from its audit log)"
+                  : 'through Guildhall'}
+              </dd>
+              {supersededBy !== null && (
+                <>
+                  <dt>Superseded by</dt>
+                  <dd>
+                    <Link to={`/guilds/${guild}/cases/${supersededBy}`}>Case #{supersededBy}</Link>{' '}
+                    <span className="muted">(the live punishment now; this case lifts nothing)</span>
+                  </dd>
+                </>
+              )}
               <dt>Reason</dt>
               <dd className="case-reason">{c.reason}</dd>
               <dt>Created</dt>
@@ -85,7 +110,9 @@ export function CaseDetailPage() {
                   if (await action.run(() => api('POST', guildPath(guild, `/cases/${number}/revoke`)))) detail.reload();
                 }}
               >
-                Revoke ({c.action === 'ban' ? 'unban' : 'lift timeout'})
+                {c.status === 'superseded'
+                  ? 'Revoke (lifts nothing: a newer case is live)'
+                  : `Revoke (${c.action === 'ban' ? 'unban' : 'lift timeout'})`}
               </button>
             )}
             <Problem error={action.error} />
