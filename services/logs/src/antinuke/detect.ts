@@ -43,7 +43,7 @@ export function responseDedupe(incident: string): string {
  */
 export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAuditLogEntryCreateDispatchData) {
   const guild = entry.guild_id;
-  const { id: actor } = entryActor(entry, deps.botUserId);
+  const { id: actor, viaService } = entryActor(entry, deps.botUserId);
   // The bot's entries that name nobody (the anti-nuke response itself, changes no person asked for) are not counted.
   if (!actor || actor === deps.botUserId) return;
   const settings = await loadAntinukeSettings(guild);
@@ -58,7 +58,7 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
   try {
     await AntinukeActionModel.updateOne(
       { _id: entry.id },
-      { $setOnInsert: { guild, actor, kind, at } },
+      { $setOnInsert: { guild, actor, kind, at, viaService } },
       { upsert: true },
     );
   } catch (err) {
@@ -76,11 +76,20 @@ export async function watchAuditEntry(deps: AntinukeDeps, entry: GatewayGuildAud
     at: { $gt: new Date(at.getTime() - windowMs), $lte: at },
   })
     .sort({ at: 1 })
-    .lean<Array<{ _id: string }>>();
+    .lean<Array<{ _id: string; viaService?: boolean }>>();
   if (burst.length < limit.count) return;
   const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
   const exempt = standing.owner || (standing.member?.roles.some((r) => settings.exemptRoles.includes(r)) ?? false);
-  const fresh = { guild, actor, kind, limit, count: burst.length, entries: burst.map((a) => a._id), exempt };
+  const fresh = {
+    guild,
+    actor,
+    kind,
+    limit,
+    count: burst.length,
+    entries: burst.map((a) => a._id),
+    exempt,
+    throughService: burst.some((a) => a.viaService === true),
+  };
   const opened = await openIncident(fresh, at, windowMs);
   const incident = opened ?? (await joinIncident(guild, actor, entry.id, at, windowMs));
   if (incident && !incident.respondedAt) await respond(deps, incident, settings);
@@ -117,7 +126,7 @@ async function joinIncident(
  * platform again and nothing is done.
  */
 async function openIncident(
-  fresh: Pick<IncidentRow, 'guild' | 'actor' | 'kind' | 'limit' | 'count' | 'entries' | 'exempt'>,
+  fresh: Pick<IncidentRow, 'guild' | 'actor' | 'kind' | 'limit' | 'count' | 'entries' | 'exempt' | 'throughService'>,
   at: Date,
   windowMs: number,
 ): Promise<IncidentRow | null> {
@@ -165,7 +174,7 @@ async function respond(deps: AntinukeDeps, incident: IncidentRow, settings: Anti
     const standing = await loadStanding(deps.platform, guild, actor, deps.botUserId);
     let plan = claim.row.plan;
     if (!plan) {
-      plan = planResponse(standing, settings);
+      plan = planResponse(standing, settings, claim.row.throughService === true);
       await AntinukeIncidentModel.updateOne(
         { _id: claim.row._id, 'lease.holder': claim.lease.holder },
         { $set: { plan } },

@@ -47,6 +47,8 @@ export interface ActionRow {
   actor: string;
   kind: AntinukeKind;
   at: Date;
+  /** The action was made by this service's bot for `actor` (a `[for <id>]` reason), not in the platform's client. */
+  viaService: boolean;
 }
 
 /** How long counted actions are kept: the longest window a limit may have. */
@@ -59,6 +61,7 @@ const actionSchema = new Schema<ActionRow>(
     actor: { type: String, required: true },
     kind: { type: String, required: true },
     at: { type: Date, required: true },
+    viaService: { type: Boolean, default: false },
   },
   { versionKey: false, collection: 'antinuke_actions' },
 );
@@ -73,7 +76,8 @@ export const AntinukeActionModel =
  * (the dedupe key of its `antinuke_response` event is `antinuke:<incident>`); `entries` are the audit entry ids of the
  * burst (later actions of the actor join it until `openUntil`: the window of the newest action's kind after it);
  * `lastAt` is the time of its newest action; `exempt` marks the burst of an actor never acted on (the owner, an
- * exempt role). `lease` is held while the response runs; `respondedAt` is set once its journal event is stored
+ * exempt role); `throughService` marks a burst with actions Guildhall made for the actor (their weapon was their
+ * Guildhall caps, which any role may carry). `lease` is held while the response runs; `respondedAt` is set once its journal event is stored
  * (at once for an exempt actor); an incident whose responder died is taken over when the lease lapses.
  */
 export interface IncidentRow {
@@ -88,6 +92,7 @@ export interface IncidentRow {
   lastAt: Date;
   openUntil: Date;
   exempt: boolean;
+  throughService?: boolean;
   respondedAt: Date | null;
   /** The response planned once the incident was claimed (kept for a responder that takes over after a crash). */
   plan?: ResponsePlan | null;
@@ -107,6 +112,7 @@ const incidentSchema = new Schema<IncidentRow>(
     lastAt: { type: Date, required: true },
     openUntil: { type: Date, required: true },
     exempt: { type: Boolean, default: false },
+    throughService: { type: Boolean, default: false },
     respondedAt: { type: Date, default: null },
     plan: { type: Schema.Types.Mixed, default: null },
     lease: leasePath,

@@ -46,16 +46,20 @@ export interface ResponseOutcome extends ResponsePlan {
 
 /**
  * Plans stopping the actor as `settings.response` says: `strip_roles` removes their roles with a dangerous
- * permission (roles at or above the bot's highest role and integration-managed roles cannot be removed: they are
- * `rolesKept`); `timeout` times them out for `timeoutMinutes` from now.
+ * permission, or, for a burst made through Guildhall (`throughService`: the bot acted for them, so their weapon was
+ * the Guildhall caps their staff roles give, whatever platform permissions those roles carry), every role they hold,
+ * so their session's writes stop with their caps (roles at or above the bot's highest role and integration-managed
+ * roles cannot be removed: they are `rolesKept`); `timeout` times them out for `timeoutMinutes` from now (a timed-out
+ * member has no caps either).
  */
-export function planResponse(standing: Standing, settings: AntinukeSettingsRow): ResponsePlan {
+export function planResponse(standing: Standing, settings: AntinukeSettingsRow, throughService: boolean): ResponsePlan {
   const plan: ResponsePlan = { response: settings.response, rolesRemoved: [], rolesKept: [], timeoutUntil: null };
   if (settings.response === 'timeout') {
     plan.timeoutUntil = new Date(Date.now() + settings.timeoutMinutes * 60_000).toISOString();
     return plan;
   }
-  const dangerous = (standing.member?.roles ?? []).filter((id) => isDangerous(standing.roles.get(id)?.permissions));
+  const held = standing.member?.roles ?? [];
+  const dangerous = throughService ? held : held.filter((id) => isDangerous(standing.roles.get(id)?.permissions));
   plan.rolesRemoved = dangerous.filter((id) => {
     const role = standing.roles.get(id);
     return role !== undefined && !role.managed && role.position < standing.botTop;
