@@ -1,9 +1,11 @@
 import { dispatchConsumer, eventConsumer, type Stoppable } from '@guildhall/shared';
 import { recordLogMessage } from './cases/recordLogMessage';
+import { recordPlatformCase } from './cases/recordPlatformCase';
 import { nameAuditLifter, revokeLifted } from './cases/revokeLifted';
 import { settlePlatformUnban } from './cases/settlePlatformUnban';
 import type { ModerationContext } from './config';
 import { liftOf } from './platform/auditLift';
+import { punishmentOf } from './platform/auditPunishment';
 import { fileReport } from './reports/fileReport';
 
 /**
@@ -15,9 +17,10 @@ import { fileReport } from './reports/fileReport';
  * - `platform.dispatch.*.other.GUILD_BAN_REMOVE` (durable `moderation-unbans`): who unbanned is read from the audit log
  *   (`settlePlatformUnban`): the service's own unban changes nothing, a person's revokes the live ban case naming them,
  *   and without access to the audit log the live ban case is revoked with its lifter unknown;
- * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`): an unban or timeout
- *   removal a person made in the platform's client revokes the live case naming them (`nameAuditLifter`). The bot's
- *   own entries are the service's: they revoke none.
+ * - `platform.dispatch.*.other.GUILD_AUDIT_LOG_ENTRY_CREATE` (durable `moderation-audit-lifts`, one consumer so a
+ *   guild's entries are handled in order): a ban, kick or timeout a person made in the platform's client becomes a
+ *   case (`recordPlatformCase`), and an unban or timeout removal they made revokes the live case naming them
+ *   (`nameAuditLifter`). The bot's own entries are the service's: they make no case and revoke none.
  * The five durable consumers (16 partitions each, with their leases) are set up together, so boot waits for the
  * slowest setup instead of the sum of them. An audit-log entry or unban waits in hand until the bot's user id is known
  * (`ctx.botUser`), so the bot's own entries are never taken for a person's.
@@ -48,7 +51,10 @@ export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[
       await settlePlatformUnban(ctx.platform, ctx.outbox, await ctx.botUser.id(), guild, user.id, key);
     }),
     ctx.bus.consume(dispatchConsumer('moderation-audit-lifts', ['GUILD_AUDIT_LOG_ENTRY_CREATE']), async (msg) => {
-      const lift = liftOf(msg.data.d, await ctx.botUser.id());
+      const botUserId = await ctx.botUser.id();
+      const punishment = punishmentOf(msg.data.d, botUserId);
+      if (punishment) await recordPlatformCase(ctx.platform, ctx.outbox, punishment);
+      const lift = liftOf(msg.data.d, botUserId);
       if (lift) await nameAuditLifter(ctx.platform, ctx.outbox, lift);
     }),
   ]);
