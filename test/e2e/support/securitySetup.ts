@@ -58,7 +58,10 @@ export function otherGuildIds(sys: System): OtherIds {
   const roles = [...g.roles.values()].filter((r) => r.id !== g.id && !r.managed);
   const channels = [...g.channels.values()];
   const forum = channels.find((c) => c.type === ChannelType.GuildForum)!;
-  const members = [...g.members.keys()].filter((id) => id !== g.owner_id && id !== sys.fake.botUserId);
+  // A member holding no role: below the bot's role, so the role hierarchy lets the owner act on them.
+  const members = [...g.members.values()]
+    .filter((m) => m.user.id !== g.owner_id && m.user.id !== sys.fake.botUserId && m.roles.length === 0)
+    .map((m) => m.user.id);
   return {
     guild: g.id,
     owner: g.owner_id,
