@@ -20,7 +20,9 @@ const entries = new LRUCache<
  * The member `user` of `guild` from the platform (`GET /guilds/{g}/members/{u}`), `null` when not a member (404).
  * Answers are reused for `MEMBER_CACHE_MS` (0: never); member dispatches drop them earlier (`forgetMember`), and a
  * read in flight then is answered but not kept. Concurrent misses share one read. 502 when the platform refuses
- * otherwise (not kept).
+ * otherwise (not kept), so RPC.access and RPC.hierarchy answer an error and their askers refuse. A member's timeout
+ * (`communication_disabled_until`) is kept as read and decided against the clock on each use, so a cached member is
+ * answered right when the timeout runs out (the platform sends no dispatch then).
  */
 export async function getMember(ctx: CommunityContext, guild: string, user: string): Promise<APIGuildMember | null> {
   const ttl = ctx.config.MEMBER_CACHE_MS;
