@@ -3,10 +3,11 @@
  * platform's routes (members, staff and the bot acting at each action's time on the platform's clock), so what the
  * bridge receives from the platform gateway is what the platform emits for those actions, after the guild's
  * GUILD_CREATE. The journal must then hold the day's nickname change, #general's topic change, the emoji rename and
- * the admin's role grants, each with its actor.
+ * the admin's role grants, each with its actor; the moderator's ban and timeout and the admin's kick, made in the
+ * platform's client, must each be a case naming them (issue 29), and the bot's own ban none.
  */
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
+import { DASHBOARD_ORIGIN, quietBusState, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 
@@ -50,4 +51,40 @@ it("journals the driven day's nickname, topic, emoji rename and role grants with
     facts.eventTeam.every((id) => has(id, FIXTURE_IDS.admin)(events)),
   );
   expect(grants.filter((e) => facts.eventTeam.includes(e.target))).toHaveLength(3);
+});
+
+it("when the day's staff ban, time out and kick members in the client, then each is a case naming them; the bot's own ban is none", async () => {
+  const facts = sys.day;
+  type Case = { number: number; action: string; moderator: string; reason: string; expiresAt: string | null };
+  const casesOf = (target: string) =>
+    waitFor(
+      async () => {
+        const res = await api.get(`/api/v1/servers/${sys.guild}/cases?target=${target}`);
+        return res.status === 200 ? (res.body.cases as Case[]) : [];
+      },
+      (cases) => cases.length > 0,
+      120_000,
+    );
+  expect(await casesOf(facts.bannedByModerator)).toEqual([
+    expect.objectContaining({ action: 'ban', moderator: FIXTURE_IDS.moderator, reason: 'Spam: fake nitro links' }),
+  ]);
+  expect(await casesOf(facts.timedOut.user)).toEqual([
+    expect.objectContaining({
+      action: 'timeout',
+      moderator: FIXTURE_IDS.moderator,
+      reason: 'Insulting other members (1 hour)',
+      expiresAt: facts.timedOut.until,
+    }),
+  ]);
+  const [kick] = await casesOf(facts.kicked);
+  expect(kick).toMatchObject({ action: 'kick', moderator: FIXTURE_IDS.admin, reason: 'Alt account of a banned user' });
+  const detail = await api.get(`/api/v1/servers/${sys.guild}/cases/${kick!.number}`);
+  expect(detail.body).toMatchObject({ origin: 'platform' });
+  await waitFor(
+    () => quietBusState(sys.namespace, sys.natsUrl),
+    (state) => state !== null,
+    60_000,
+  );
+  const botBanned = await api.get(`/api/v1/servers/${sys.guild}/cases?target=${facts.bannedByBot}`);
+  expect(botBanned.body.cases).toEqual([]);
 });
