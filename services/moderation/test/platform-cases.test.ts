@@ -2,7 +2,7 @@ import { FAKE_BOT_USER_ID } from '@guildhall/platform-simulator';
 import { type MemberHistoryReply, newSnowflake, RPC } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { type APIAuditLogEntry, AuditLogEvent } from 'discord-api-types/v10';
-import { CaseModel, type CaseRow } from '../src/cases/model';
+import { CaseModel, type CaseRow, newCaseRow, nextCaseNumber } from '../src/cases/model';
 import { type Harness, startHarness } from './harness';
 
 describe('cases for actions taken in the platform client', () => {
@@ -84,6 +84,40 @@ describe('cases for actions taken in the platform client', () => {
     expect(cases[1]!.duration).toBe(Math.round((Date.parse(until) - cases[1]!.createdAt.getTime()) / 1000));
     expect(cases[1]!.history.find((e) => e.change === 'dm')?.note).toBe('sent');
     expect(cases[0]).toMatchObject({ status: 'superseded', supersededBy: cases[1]!.number });
+  });
+
+  it('when an entry comes again after its case was stored but not announced, then that case is finished once', async () => {
+    const target = joined();
+    await h.fake.actAsUser(h.seed.ids.admin).ban(h.seed.id, target);
+    const entry = [...h.fake.guild(h.seed.id)!.auditLog].at(-1)!;
+    const number = await nextCaseNumber(h.seed.id);
+    await CaseModel.create(
+      newCaseRow({
+        guild: h.seed.id,
+        number,
+        action: 'ban',
+        target,
+        targetName: 'x',
+        moderator: h.seed.ids.admin,
+        moderatorName: 'alice',
+        reason: 'No reason given on the platform',
+        status: 'active',
+        origin: 'platform',
+        auditEntry: entry.id,
+        announced: false,
+        lease: { holder: 'a process that died', until: new Date(Date.now() - 1000) },
+      }),
+    );
+    await dispatchEntry(AuditLogEvent.MemberBanAdd, target);
+    const cases = await waitFor(
+      () => casesOf(target),
+      (found) => found[0]?.announced === true,
+    );
+    expect(cases.map((c) => c.number)).toEqual([number]);
+    await waitFor(
+      () => h.events.filter((e) => e.type === 'case.created' && e.data.case.number === number),
+      (created) => created.length === 1,
+    );
   });
 
   it("when the bot's own ban entry is dispatched, then it makes no case", async () => {

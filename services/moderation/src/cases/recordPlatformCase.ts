@@ -1,11 +1,11 @@
-import type { Outbox, PlatformApi } from '@guildhall/shared';
+import type { Lease, Outbox, PlatformApi } from '@guildhall/shared';
 import type { AuditPunishment } from '../platform/auditPunishment';
 import { findPerson } from '../platform/people';
 import { CaseModel, type CaseRow, caseLeases, historyEntry, newCaseRow, nextCaseNumber } from './model';
 import { settleCase } from './settleCase';
 
 /** The reason of a platform case whose audit-log entry carries none (the client sent no reason). */
-export const NO_PLATFORM_REASON = 'No reason given on the platform';
+const NO_PLATFORM_REASON = 'No reason given on the platform';
 
 /** MongoDB's duplicate-key error code (a second case for one audit entry, refused by the unique index). */
 const DUPLICATE_KEY = 11000;
@@ -33,8 +33,8 @@ export async function recordPlatformCase(
   p: AuditPunishment,
 ): Promise<CaseRow> {
   if (!(await CaseModel.exists({ auditEntry: p.entry }))) {
-    const row = await storePlatformCase(platform, p);
-    if (row) return settleCase(platform, outbox, row, row.lease!);
+    const stored = await storePlatformCase(platform, p);
+    if (stored) return settleCase(platform, outbox, stored.row, stored.lease);
   }
   const claimed = await caseLeases.claim({ auditEntry: p.entry, announced: { $ne: true } });
   if (claimed) return settleCase(platform, outbox, claimed.row, claimed.lease);
@@ -44,10 +44,13 @@ export async function recordPlatformCase(
 }
 
 /**
- * Stores the case of `p`, `active` and held by a new lease (so no other replica settles it meanwhile); null when a
- * case of that entry was stored first (the unique index refused this one).
+ * Stores the case of `p`, `active` and held by a new lease (so no other replica settles it meanwhile); returns it with
+ * that lease, or null when a case of that entry was stored first (the unique index refused this one).
  */
-async function storePlatformCase(platform: PlatformApi, p: AuditPunishment): Promise<CaseRow | null> {
+async function storePlatformCase(
+  platform: PlatformApi,
+  p: AuditPunishment,
+): Promise<{ row: CaseRow; lease: Lease } | null> {
   const [moderator, target] = await Promise.all([
     findPerson(platform, p.guild, p.moderator),
     findPerson(platform, p.guild, p.target),
@@ -56,6 +59,7 @@ async function storePlatformCase(platform: PlatformApi, p: AuditPunishment): Pro
   const number = await nextCaseNumber(p.guild);
   const duration = p.expiresAt ? Math.max(1, Math.round((p.expiresAt.getTime() - p.at.getTime()) / 1000)) : null;
   const note = `taken in the platform's client (audit-log entry ${p.entry})`;
+  const lease = caseLeases.newLease();
   const row = newCaseRow({
     guild: p.guild,
     number,
@@ -71,7 +75,7 @@ async function storePlatformCase(platform: PlatformApi, p: AuditPunishment): Pro
     origin: 'platform',
     auditEntry: p.entry,
     announced: false,
-    lease: caseLeases.newLease(),
+    lease,
     history: [
       { ...historyEntry('created', { by: p.moderator, byName: moderatorName, note }), at: p.at },
       { ...historyEntry('active', { note }), at: p.at },
@@ -84,5 +88,5 @@ async function storePlatformCase(platform: PlatformApi, p: AuditPunishment): Pro
     if ((err as { code?: number }).code === DUPLICATE_KEY) return null;
     throw err;
   }
-  return row;
+  return { row, lease };
 }
