@@ -57,6 +57,14 @@ describe('community: RPC.hierarchy over NATS (assertHierarchy)', () => {
     await expect(ask({ actor: h.seed.ids.moderator, roles: [h.seed.ids.supportRole] })).resolves.toBeUndefined();
   });
 
+  it('when a request is malformed, then 400 naming the field, never allowed; a null target counts as none', async () => {
+    const bad = await refusal({ actor: 'me', target: h.seed.ids.member });
+    expect(bad).toMatchObject({ status: 400 });
+    expect(bad.detail).toContain('actor');
+    const asked = { actor: h.seed.ids.moderator, target: null, roles: [h.seed.ids.supportRole] };
+    await expect(ask(asked as unknown as Omit<HierarchyRequest, 'guild'>)).resolves.toBeUndefined();
+  });
+
   it('when the platform refuses to read the target, then 503 peer_unavailable, never allowed', async () => {
     const target = newSnowflake();
     h.fake.failNext('GET', '/guilds/{guild_id}/members/{user_id}', {
