@@ -79,19 +79,24 @@ export class BotUser {
   }
 
   private async resolve(): Promise<string> {
+    if (this.abort.signal.aborted) throw new BotUserUnknown();
+    const stopped = new Promise<never>((_, reject) =>
+      this.abort.signal.addEventListener('abort', () => reject(new BotUserUnknown()), { once: true }),
+    );
+    stopped.catch(() => undefined);
     let delay = this.backoff.firstDelayMs;
-    for (let attempt = 1; !this.abort.signal.aborted; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        this.value = (await this.platform.users.getCurrent({ signal: this.abort.signal })).id;
+        // a read in flight when the resolver stops is left to its own timeout; its answer is not used
+        this.value = (await Promise.race([this.platform.users.getCurrent(), stopped])).id;
         this.logger.info({ botUser: this.value, attempt }, 'bot user resolved');
         return this.value;
       } catch (err) {
-        if (this.abort.signal.aborted) break;
+        if (err instanceof BotUserUnknown) throw err;
         this.logger.warn({ err, attempt, retryInMs: delay }, 'could not read the bot user (GET /users/@me); retrying');
       }
-      await sleep(delay, undefined, { signal: this.abort.signal }).catch(() => undefined);
+      await Promise.race([sleep(delay, undefined, { ref: false }), stopped]);
       delay = Math.min(delay * 2, this.backoff.maxDelayMs);
     }
-    throw new BotUserUnknown();
   }
 }
