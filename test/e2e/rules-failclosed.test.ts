@@ -4,9 +4,10 @@ import { type Answer, ApiClient } from './support/client';
 import { Coverage } from './support/coverage';
 
 /**
- * Issue 29's fail-closed rules of tickets through the gateway against the simulator: blacklisting a member follows
- * the platform's role hierarchy, and a ticket opening the platform refused half-way can be retried with the same
- * `Idempotency-Key`.
+ * Issue 29's fail-closed rules through the gateway against the simulator: blacklisting a member follows the
+ * platform's role hierarchy, a ticket opening the platform refused half-way can be retried with the same
+ * `Idempotency-Key`, and logs started while the platform refuses `GET /users/@me` is not ready and logs no ticket
+ * thread until it knows the bot.
  */
 let sys: System;
 const coverage = new Coverage();
@@ -91,5 +92,44 @@ describe('ticket opening', () => {
     expect(threads()).toBe(before + 2);
     const again = expectStatus(await owner.post(`${g}/tickets`, { type: type.body.id }, key), 201);
     expect(again.body).toMatchObject({ number: retry.body.number, thread: retry.body.thread });
+  });
+});
+
+describe('the bot user unknown at boot', () => {
+  it('when logs starts while the platform refuses GET /users/@me, then /readyz is 503 and a ticket thread is not logged meanwhile nor after', async () => {
+    expectStatus(
+      await owner.put(`${g}/logs`, { ignoredChannels: [], ignoreBots: false, logPrivateThreads: true }),
+      200,
+    );
+    const type = expectStatus(await owner.post(`${g}/tickets/types`, { name: 'Bot unknown' }), 201);
+    expectStatus(await owner.post(`${g}/tickets/panel`, { channel: FIXTURE_IDS.channels.general }), 200);
+    const ticket = expectStatus(await owner.post(`${g}/tickets`, { type: type.body.id }), 201).body;
+
+    await sys.stack.kill('logs', 'SIGTERM');
+    const outage = { status: 503, code: 0, message: 'Service Unavailable' };
+    for (let i = 0; i < 6; i++) sys.fake.failNext('GET', '/users/@me', outage);
+    const held = sys.fake.holdNextAnswer('GET', '/users/@me');
+    const started = sys.stack.start('logs');
+    await held.arrived;
+    const readyz = async () => (await fetch(`${sys.stack.urls.logs}/readyz`)).status;
+    expect(await readyz()).toBe(503);
+    const say = (channel: string, content: string) =>
+      sys.fake.actAsUser(FIXTURE_IDS.owner).request('POST', `/channels/${channel}/messages`, { content });
+    await say(ticket.thread, 'ticket words while the bot is unknown');
+    // a later message of the guild: once it is stored, the ticket thread's message was decided (stream order)
+    await say(FIXTURE_IDS.channels.general, 'general words while the bot is unknown');
+    expect(await readyz()).toBe(503);
+    held.release();
+    await started;
+    expect(await readyz()).toBe(200);
+
+    const found = await waitFor(
+      () => owner.get(`${g}/messages?q=unknown&limit=50`),
+      (r) => r.status === 200 && r.body.messages.length > 0,
+      30_000,
+    );
+    expect(found.body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'general words while the bot is unknown',
+    ]);
   });
 });
