@@ -127,7 +127,7 @@ export async function subscribeToPack(
   await ctx.outbox.emit(guild, 'settings.updated', {
     area: 'pack',
     target: packId,
-    summary: `Pack ${pack.name}: subscribed${contributes ? ', contributing' : ''}, copy job ${id} queued`,
+    summary: `Pack ${pack.name}: subscribed${contributes ? ', contributes on (adding and ordering need the owner’s consent)' : ''}, copy job ${id} queued`,
     actor: actor.sub,
     actorName: actor.name,
   });
