@@ -46,6 +46,8 @@ function paramValue(route: ApiRoute, name: string, ids: RealIds): string {
     forum: ids.forum,
     thread: ids.thread,
     pack: ids.pack,
+    // The other guild of a pack's guest routes: a snowflake that names no guild; the owner may still invite it (200).
+    other: ids.member,
     // A snowflake that names no job: the right caller gets the documented 404, the wrong ones 401/403.
     job: ids.pack,
     template: ids.template,
@@ -69,7 +71,7 @@ export function pathOf(route: ApiRoute, ids: RealIds, overrides: Record<string, 
 
 /** A valid query string (with `?`) for the route: empty except where an empty one would act destructively. */
 export function sampleQuery(route: ApiRoute): string {
-  return route.id === 'deleteItems' || route.id === 'deletePackSubscription' ? '?preview=true' : '';
+  return ['deleteItems', 'deletePackSubscription', 'removePackItems'].includes(route.id) ? '?preview=true' : '';
 }
 
 type JsonSchema = {

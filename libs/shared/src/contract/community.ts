@@ -640,7 +640,7 @@ export const communityRoutes = {
     params: z.strictObject({ guild: Snowflake, pack: Snowflake, other: Snowflake }),
     body: z.strictObject({ contributor: z.boolean() }),
     success: { status: 200, schema: PackGuest, description: 'The guest record' },
-    errors: [403, 404],
+    errors: [400, 403, 404],
   }),
   deletePackGuest: defineRoute({
     id: 'deletePackGuest',
@@ -660,7 +660,7 @@ export const communityRoutes = {
       'that does not own the pack; 404 unknown pack.',
     params: z.strictObject({ guild: Snowflake, pack: Snowflake, other: Snowflake }),
     success: { status: 200, schema: PackGuest, description: 'The guest record' },
-    errors: [403, 404],
+    errors: [400, 403, 404],
   }),
   getPackJob: defineRoute({
     id: 'getPackJob',
