@@ -91,7 +91,7 @@ function jobReason(job: JobRow, packName: string): string {
  * and `pack.add` copy a pack item (see `copyItem`, idempotent) when it is still in the pack (read under the lease, so
  * a removal's `pack.remove` unit for that guild runs after the copy and deletes it), `pack.unsubscribe` deletes a
  * copy (see `removeCopy`) and, when every copy is gone, the subscription, `pack.remove` deletes the guild's copy of an
- * item removed from the pack (see `removeItemCopy`). After each unit `position` advances with `done` or the item's
+ * item removed from the pack unless it was added back since (the copy then serves it again; see `removeItemCopy`). After each unit `position` advances with `done` or the item's
  * failure in one write conditional on the job's lease and position. A unit whose target subscription is gone, or
  * whose item left the pack, counts as done.
  */
@@ -108,7 +108,12 @@ async function runJob(
   if (!pack && !deleting) throw new Stopped(`Pack ${job.pack} was deleted`);
   const items = new Map((pack?.items ?? []).map((i) => [i.id, i]));
   const reason = jobReason(job, pack?.name ?? job.pack);
-  const inPack = async (id: string) => !!(await PackModel.exists({ _id: job.pack, 'items.id': id }));
+  /** A unit still due (read under the lease): a copy of an item in the pack, a removal of one not added back since. */
+  const due = async (id: string) => {
+    if (leaving) return true;
+    const inPack = !!(await PackModel.exists({ _id: job.pack, 'items.id': id }));
+    return deleting ? !inPack : inPack;
+  };
   const total = job.targets.length * job.items.length;
   let failures = job.failed.length;
   let held = null as { guild: string; lease: Lease } | null;
@@ -132,7 +137,7 @@ async function runJob(
       await hold(target);
       let update: Record<string, unknown> = { $inc: { done: 1 } };
       const item = deleting ? { id, name: items.get(id)?.name ?? id } : items.get(id);
-      if (item && held && (deleting || (await inPack(id)))) {
+      if (item && held && (await due(id))) {
         try {
           if (leaving) await removeCopy(ctx, target, subId, id, reason);
           else if (deleting) await removeItemCopy(ctx, target, subId, id, reason);
