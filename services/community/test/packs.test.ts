@@ -640,4 +640,18 @@ describe('community: consent between guilds on packs', () => {
     expect((await subscribe(stranger.id, false)).body).toMatchObject({ state: 'done', failed: [] });
     expect(names(stranger.id)).toEqual(['ant', 'fox', 'owl']);
   });
+
+  it('when the owner declines a request, then the guild is no contributor and its subscription stops asking', async () => {
+    expect((await subscribe(stranger.id, true)).body.state).toBe('done');
+    expect((await packsOf(stranger.id)).packs[0]).toMatchObject({ contributes: true, contribution: 'pending' });
+    const declined = await consent(stranger.id, false);
+    expect(declined.body).toMatchObject({ invited: true, contribution: 'none', contributes: false });
+    expect((await packsOf(stranger.id)).packs[0]).toMatchObject({ contributes: false, contribution: 'none' });
+    expect((await add(stranger.id, [ownerItems.owl])).body.code).toBe('pack_consent');
+    expect(journaled()).toEqual(
+      expect.arrayContaining([
+        [stranger.id, h.seed.id, expect.stringContaining(`declined guild ${stranger.id}'s request`)],
+      ]),
+    );
+  });
 });

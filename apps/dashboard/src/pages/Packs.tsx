@@ -20,11 +20,14 @@ interface Pending {
 
 type Guest = Pack['guests'][number];
 
+/** Whether this guild asks to contribute to a pack it does not own and the request stands (pending or granted). */
+const asking = (pack: Pack) => pack.contributes && (pack.contribution === 'pending' || pack.contribution === 'granted');
+
 /** How this guild takes part in a pack it does not own, from its `contributes` wish and the owner's consent. */
 function standing(pack: Pack): string {
   if (pack.owner) return pack.private ? 'owned by this guild, private' : 'owned by this guild';
   if (pack.contribution === 'revoked') return 'uses only (the owner revoked contributing)';
-  if (!pack.contributes) return 'uses only';
+  if (!asking(pack)) return 'uses only';
   return pack.contribution === 'granted' ? 'contributes' : 'asked to contribute (pending the owner’s approval)';
 }
 
@@ -173,12 +176,12 @@ export function PacksPage() {
                           onClick={() =>
                             void run(`${s.name} updated.`, () =>
                               api('PUT', guildPath(guild, `/packs/${s.pack}/subscription`), {
-                                contributes: !s.contributes,
+                                contributes: !asking(s),
                               }),
                             )
                           }
                         >
-                          {s.contributes ? 'Stop contributing' : 'Ask to contribute'}
+                          {asking(s) ? 'Stop contributing' : 'Ask to contribute'}
                           <span className="sr-only"> to {s.name}</span>
                         </button>
                         <button

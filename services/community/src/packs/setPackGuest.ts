@@ -44,8 +44,8 @@ function describe(other: string, before: PackGuestRow | null, invited: boolean, 
 /**
  * The owner guild `owner` sets the consent of guild `other` on its pack `packId` (`pack_guests`, one row per pack and
  * guild): `invited` (it lists and may subscribe to the pack even when private) and `contributor` (true: its right to
- * add and order items is `granted`, approving a pending request; false: a granted right becomes `revoked` and its
- * subscription stops contributing, a pending request is declined). Answers the guest record. Journaled in both
+ * add and order items is `granted`, approving a pending request; false: a granted right becomes `revoked`, a pending
+ * request is declined, and its subscription stops asking to contribute: `contributes` false). Answers the guest record. Journaled in both
  * guilds when something changed. 400 `other` is `owner`; 403 `pack_owner` / 404 see `packOfOwner`.
  */
 export async function setPackGuest(
@@ -72,7 +72,7 @@ export async function setPackGuest(
     },
     { upsert: true, returnDocument: 'after' },
   ).lean<PackGuestRow>();
-  if (contribution === 'revoked')
+  if (!consent.contributor)
     await SubscriptionModel.updateOne({ _id: subscriptionId(other, packId) }, { $set: { contributes: false } });
   const summary = describe(other, before, consent.invited, contribution);
   if (summary)
