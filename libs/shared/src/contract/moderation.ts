@@ -244,8 +244,13 @@ export const moderationRoutes = {
     description:
       'Numbers the case per guild (atomic counter), performs the action on the platform (timeout: member edit with ' +
       '`communication_disabled_until`; kick: member remove; ban: ban create with optional `deleteMessageSeconds`), ' +
-      'each with an audit-log reason naming the moderator and case number. Status `active` when the platform ' +
-      'accepted (warn at once), `failed` with the reason when it refused. `duration` is in seconds. The moderator is ' +
+      'each with an audit-log reason `[for <moderator id>] Case #N by ...` naming the moderator and case number. ' +
+      'Before any platform call the role hierarchy is checked (403 `code: hierarchy`, naming whose role is too low: ' +
+      "the moderator's and the bot's highest role must be above the target's, nobody acts on the guild owner, an " +
+      'Administrator cannot be timed out; 503 when it cannot be checked). Status `active` when the platform ' +
+      'accepted (warn at once), `failed` with the reason when it refused. A new timeout or ban makes the older ' +
+      'active case of the same member and action `superseded` (one live punishment per member and effect). ' +
+      '`duration` is in seconds. The moderator is ' +
       'the caller. An `Idempotency-Key` header (1-200 printable characters, per moderator) makes a retry return the ' +
       "first result without acting again. A failed case keeps its number; the platform's refusal is in the " +
       '`case.created` event and the case history (docs/moderation.md). 404 when the target user does not exist on ' +
@@ -265,7 +270,9 @@ export const moderationRoutes = {
     inSpec: true,
     summary: "Edit a case's reason",
     description:
-      'Replaces the reason (the previous one is kept in the case history) and updates the case log message if one was posted. 404 when unknown.',
+      'Replaces the reason (the previous one is kept in the case history) and updates the case log message if one was ' +
+      'posted. 403 `code: self` for a case about the caller; 403 `code: hierarchy` when the case is another ' +
+      "moderator's and the caller is not above its target in the role hierarchy. 404 when unknown.",
     params: CaseParams,
     body: z.strictObject({ reason: Reason }),
     success: { status: 200, schema: Case, description: 'The updated case' },
@@ -281,9 +288,12 @@ export const moderationRoutes = {
     inSpec: true,
     summary: 'Revoke a case',
     description:
-      'Lifts an active timeout or ban on the platform and marks the case `revoked` (an `expired` case is revoked ' +
-      'without a platform call); it stops counting toward the suggestion. 409 when already revoked, failed or ' +
-      'pending; 404 when unknown; 502 when the platform refuses (the case is unchanged).',
+      "Lifts the member's live timeout or ban on the platform and marks the case `revoked`; an `expired` or " +
+      '`superseded` case (a newer case holds the effect) is revoked without a platform call, so the member stays ' +
+      'timed out or banned under the newer case. It stops counting toward the suggestion. 403 `code: self` for a ' +
+      "case about the caller, `code: hierarchy` when the caller is not above the case's target in the role " +
+      'hierarchy. 409 when already revoked, failed or pending (or a newer case of the member is still pending); ' +
+      '404 when unknown; 502 when the platform refuses (the case is unchanged).',
     params: CaseParams,
     body: EmptyBody,
     success: { status: 200, schema: Case, description: 'The revoked case' },
@@ -318,7 +328,8 @@ export const moderationRoutes = {
     summary: 'Appeal a case or a ban',
     description:
       'The signed-in user appeals their own case (`caseNumber`) or, without `caseNumber`, a ban on the platform that ' +
-      'predates the service. `text`: 20-2000 characters. 403 when the case is not about the caller; 404 unknown case or ' +
+      'predates the service (an active, expired or superseded case). `text`: 20-2000 characters. 403 when the case ' +
+      'is not about the caller; 404 unknown case or ' +
       'no ban; 409 when a pending appeal exists for it.',
     params: GuildParams,
     body: z.strictObject({
@@ -359,8 +370,10 @@ export const moderationRoutes = {
     inSpec: false,
     summary: 'Accept or deny an appeal',
     description:
-      '`accepted` lifts what was appealed like a revoke (timeout cleared / ban removed on the platform, the case ' +
-      'becomes `revoked` and stops counting); for an appeal without a case the platform ban is removed. `denied` ' +
+      '`accepted` lifts what was appealed like a revoke (the live timeout cleared / ban removed on the platform, a ' +
+      'superseded case lifts nothing; the case becomes `revoked` and stops counting); for an appeal without a case ' +
+      "the platform ban is removed. 403 `code: self` for the caller's own appeal, `code: hierarchy` when accepting " +
+      'and the caller is not above the member in the role hierarchy. `denied` ' +
       'keeps the case. `note` (at most 1000 characters) is kept on the appeal. 404 unknown appeal; 409 already ' +
       'decided; 502 when the platform refuses to lift.',
     params: z.strictObject({ guild: Snowflake, id: RecordId }),
@@ -403,7 +416,8 @@ export const moderationRoutes = {
     summary: 'Resolve a report',
     description:
       'Moves an `open` report to `actioned` (with `caseNumber`: an existing case about the reported author) or ' +
-      '`dismissed` (no `caseNumber`). 400 when `caseNumber` is missing/extra or the case is about someone else; ' +
+      "`dismissed` (no `caseNumber`). 403 `code: self` when the reported message is the caller's own. 400 when " +
+      '`caseNumber` is missing/extra or the case is about someone else; ' +
       '404 unknown report or case; 409 when the report is not open.',
     params: z.strictObject({ guild: Snowflake, id: RecordId }),
     body: z.strictObject({
@@ -443,7 +457,9 @@ export const moderationRoutes = {
     description:
       "The case; `failure`: the platform's refusal `{status, code, message}` of a `failed` case (null otherwise); " +
       '`history`: every change oldest first (`created`, `active`, `failed`, `reason` with `previousReason`, ' +
-      '`logged`, `revoked`, `expired`, `dm` with the DM outcome in `note` and a refused DM in `failure`). ' +
+      '`logged`, `revoked`, `expired`, `superseded` naming the newer case in `note`, `dm` with the DM outcome in ' +
+      '`note` and a refused DM in `failure`); `supersededBy`: the number of the newer timeout/ban that superseded ' +
+      'a `superseded` case (null otherwise). ' +
       '404 when unknown.',
     params: CaseParams,
     success: { status: 200, schema: CaseDetail, description: 'The case' },
