@@ -266,6 +266,64 @@ describeBrowser('dashboard', () => {
     await expectCleanPage(page, errors, [/ERR_CONNECTION_RESET/]);
   });
 
+  it('shows a superseded case with the case now live, a case taken in the platform client, and a hierarchy refusal with its reason', async () => {
+    const first = await ok<{ number: number }>('POST', `/api/v1/servers/${g}/cases`, {
+      target: PLAIN_MEMBER,
+      action: 'timeout',
+      duration: 3600,
+      reason: `First timeout ${word}`,
+    });
+    // The moderator times the member out again in the platform's own client: a case of its own supersedes the first.
+    const clientReason = `Client timeout ${word}`;
+    await sys.fake
+      .actAsUser(USERS.moderator)
+      .editMember(
+        g,
+        PLAIN_MEMBER,
+        { communication_disabled_until: new Date(Date.now() + 7_200_000).toISOString() },
+        clientReason,
+      );
+    const listed = await waitFor(
+      () =>
+        ok<{ cases: Array<{ number: number; reason: string; status: string }> }>(
+          'GET',
+          `/api/v1/servers/${g}/cases?target=${PLAIN_MEMBER}&action=timeout`,
+        ),
+      (r) =>
+        r.cases.some((c) => c.reason === clientReason) &&
+        r.cases.find((c) => c.number === first.number)?.status === 'superseded',
+      20_000,
+    );
+    const taken = listed.cases.find((c) => c.reason === clientReason)!.number;
+
+    await page.goto(url(`/cases/${first.number}`));
+    await expect(page.locator('.facts .badge').textContent()).resolves.toBe('superseded');
+    const newer = page.getByRole('link', { name: `Case #${taken}` });
+    await newer.waitFor();
+    await expectCleanPage(page, errors);
+    await newer.click();
+    await page.getByRole('heading', { name: `Case #${taken}` }).waitFor();
+    await expect(page.locator('.facts').textContent()).resolves.toContain("in the platform's own client");
+    await expect(page.locator('.case-reason').textContent()).resolves.toBe(clientReason);
+    await expectCleanPage(page, errors);
+
+    // The admin's highest role is above the bot's: the case is refused before any platform call, and says why.
+    await page.goto(url('/cases/new'));
+    await page.getByLabel(/^Member/).fill(USERS.admin);
+    await page.getByTestId('suggestion').waitFor();
+    await page.getByLabel('Action').selectOption('kick');
+    await page.getByLabel('Reason').fill(`Hierarchy ${word}`);
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Refused by the role hierarchy/);
+    expect(page.url()).toMatch(/\/cases\/new$/);
+    const admin = await ok<{ cases: Array<{ reason: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/cases?target=${USERS.admin}`,
+    );
+    expect(admin.cases.filter((c) => c.reason === `Hierarchy ${word}`)).toEqual([]);
+    await expectCleanPage(page, errors, [/status of 403/]);
+  });
+
   it('closes a ticket and shows its transcript', async () => {
     await page.goto(url('/tickets'));
     await page.locator(`tr[data-ticket="${ticketNumber}"]`).getByRole('link').click();
