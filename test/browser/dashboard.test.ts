@@ -303,8 +303,8 @@ describeBrowser('dashboard', () => {
     await expectCleanPage(page, errors);
     await newer.click();
     await page.getByRole('heading', { name: `Case #${taken}` }).waitFor();
+    await page.locator('.case-reason', { hasText: clientReason }).waitFor();
     await expect(page.locator('.facts').textContent()).resolves.toContain("in the platform's own client");
-    await expect(page.locator('.case-reason').textContent()).resolves.toBe(clientReason);
     await expectCleanPage(page, errors);
 
     // The admin's highest role is above the bot's: the case is refused before any platform call, and says why.

@@ -19,7 +19,8 @@ export function CaseDetailPage() {
   const detail = useLoad<CaseDetail>(guildPath(guild, `/cases/${number}`));
   const action = useAction();
   const [reason, setReason] = useState('');
-  const c = detail.data?.case;
+  // A link from one case to another keeps the page: the previous case's answer is not shown under the new number.
+  const c = detail.data?.case.number === Number(number) ? detail.data.case : undefined;
   // Follows the stored reason, not every reload: revoking keeps a reason being edited.
   const storedReason = c?.reason;
   useEffect(() => {
