@@ -140,6 +140,15 @@ it('when a moderator bans a member in the client, then one case names them with 
   const record = expectStatus(await owner.get(`${base()}/members/${target}`), 200).body;
   expect(record.cases.map((c: CaseShape) => c.number)).toEqual([made!.number]);
   expect(record.suggestion.action).toBe('ban');
+  // The journal names the moderator as acting in the client, not through Guildhall (once logs has read everything,
+  // the case's own event included).
+  await journaled('member_ban', target);
+  await quiet();
+  const banEvents = (await owner.get(`${base()}/journal?kind=member_ban&limit=100`)).body.events;
+  expect(banEvents.find((e: { target: string }) => e.target === target)).toMatchObject({
+    actor: moderator,
+    viaService: false,
+  });
 
   // The same entry again (a bridge replaying it after a reconnect), then a kick in the same guild: the guild's
   // entries are handled in order, so once the kick's case exists the replayed entry was handled before it.

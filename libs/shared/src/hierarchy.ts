@@ -1,14 +1,16 @@
 import type { EventBus } from './bus/eventBus';
 import { type HierarchyReply, type HierarchyRequest, RPC } from './contract/rpc';
-import { forbidden, HttpProblem, serviceUnavailable } from './http/problem';
+import { DEPENDENCY_RETRY_AFTER_S } from './http/app';
+import { forbidden, HttpProblem } from './http/problem';
 
 /**
  * Asks community whether `request.actor` may act on `request.target` and configure or grant `request.roles` in
  * `request.guild` (RPC.hierarchy, the platform's role hierarchy computed from community's stored structure and the
  * members as the platform answers them). Resolves when allowed. Throws:
  * - 403 problem with `code` `self` (the actor is the target) or `hierarchy`, `detail` naming whose role is too low;
- * - 503 problem `code: peer_unavailable` when community does not answer within `timeoutMs` (ms) or answers that it
- *   could not make the check (the platform refused a read): never allows by default;
+ * - 503 problem `code: peer_unavailable` with `Retry-After` (`DEPENDENCY_RETRY_AFTER_S`) when community does not
+ *   answer within `timeoutMs` (ms) or answers that it could not make the check (the platform refused a read, its
+ *   store is down): never allows by default;
  * - a 4xx problem community answered as is (e.g. 404 for a guild unknown to the platform).
  */
 export async function assertHierarchy(bus: EventBus, request: HierarchyRequest, timeoutMs: number): Promise<void> {
@@ -17,8 +19,10 @@ export async function assertHierarchy(bus: EventBus, request: HierarchyRequest, 
     reply = await bus.request<HierarchyReply>(RPC.hierarchy, request, timeoutMs);
   } catch (err) {
     if (err instanceof HttpProblem && err.status < 500) throw err;
-    throw serviceUnavailable(
+    throw new HttpProblem(
+      503,
       `The role hierarchy could not be checked: ${err instanceof Error ? err.message : String(err)}`,
+      { retryAfter: DEPENDENCY_RETRY_AFTER_S },
       'peer_unavailable',
     );
   }

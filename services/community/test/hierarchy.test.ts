@@ -82,6 +82,7 @@ describe('community: RPC.hierarchy over NATS (assertHierarchy)', () => {
     await h.service.stop();
     const err = await refusal({ actor: h.seed.ids.owner, target: h.seed.ids.member }, 300);
     expect(err).toMatchObject({ status: 503, code: 'peer_unavailable' });
+    expect(err.extras.retryAfter).toBeGreaterThan(0);
     expect(err.detail).toContain('rpc.community.hierarchy');
   });
 });

@@ -1,7 +1,7 @@
 import type { APIEmbed } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { Snowflake } from '../contract/common';
-import { Appeal, Case, Report } from '../contract/moderation';
+import { Appeal, Case, CaseOrigin, Report } from '../contract/moderation';
 import { cutCodePoints, TEXT_LIMITS } from '../text';
 
 /**
@@ -23,6 +23,12 @@ export const CaseCreatedEvent = z.strictObject({
   /** Ban only: seconds of the target's messages the platform deleted; null when not asked. */
   deleteMessageSeconds: z.number().int().nullable(),
   failure: CaseFailure.nullable(),
+  /**
+   * Where the action was taken: `service` (through Guildhall) or `platform` (a moderator in the platform's own
+   * client, registered from its audit-log entry, which already names them). Absent in events stored before it existed
+   * (read as `service`).
+   */
+  origin: CaseOrigin.optional(),
 });
 export type CaseCreatedEvent = z.infer<typeof CaseCreatedEvent>;
 

@@ -26,14 +26,16 @@ const CASE_KIND: Partial<Record<z.infer<typeof CaseAction>, JournalKind>> = {
 };
 
 /**
- * `case.created` of a ban, kick or timeout that is not `failed`: an actor source for the matching `member_ban` /
- * `member_kick` / `member_timeout` event — the case's moderator acting through the service (`viaService` true,
- * data gains `case` = case number and `reason`).
+ * `case.created` of a ban, kick or timeout taken through the service that is not `failed`: an actor source for the
+ * matching `member_ban` / `member_kick` / `member_timeout` event — the case's moderator acting through the service
+ * (`viaService` true, data gains `case` = case number and `reason`). A case registered from a moderator's action in
+ * the platform's own client (`origin: platform`) adds nothing: the audit entry already names them, not through the
+ * service.
  */
 export async function caseCreated(journal: Journal, event: ServiceEvent<'moderation', 'case.created'>): Promise<void> {
   const c = event.data.case;
   const kind = CASE_KIND[c.action];
-  if (!kind || c.status === 'failed') return;
+  if (!kind || c.status === 'failed' || event.data.origin === 'platform') return;
   await journal.addSource({
     _id: `case:${event.guild}:${c.number}`,
     guild: event.guild,

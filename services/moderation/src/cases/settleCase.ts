@@ -68,6 +68,7 @@ export async function settleCase(
         duration: row.duration,
         deleteMessageSeconds: row.deleteMessageSeconds,
         failure: row.failure,
+        origin: row.origin ?? 'service',
       },
       `case.created:${row._id}`,
     );
