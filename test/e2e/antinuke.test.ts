@@ -8,18 +8,13 @@ import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 let sys: System;
 let owner: ApiClient;
 let moderator: ApiClient;
 let g: string;
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 beforeAll(async () => {
   sys = await startSystem();

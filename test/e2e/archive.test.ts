@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import type { APIMessage } from 'discord-api-types/v10';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 import { PLAIN_MEMBER } from './support/securitySetup';
 
@@ -17,11 +17,6 @@ let sys: System;
 let owner: ApiClient;
 let moderator: ApiClient;
 let g: string;
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 /** GET through the gateway as a signed-in dashboard user, keeping the bytes. */
 async function getBytes(cookie: string, path: string) {

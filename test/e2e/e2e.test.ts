@@ -27,7 +27,7 @@ import {
 import type { SeqMsgRequest } from '@nats-io/jetstream';
 import { type APIAuditLogEntry, AuditLogEvent, InteractionResponseType } from 'discord-api-types/v10';
 import Stripe from 'stripe';
-import { type Answer, ApiClient } from './support/client';
+import { type Answer, ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 const coverage = new Coverage();
@@ -52,11 +52,6 @@ function dispatch(t: string, d: object): void {
 function snowflake(): string {
   seq += 1;
   return ((BigInt(Date.now() - 1420070400000) << 22n) | BigInt(seq % 4096)).toString();
-}
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
 }
 
 async function signIn(user: string, username: string): Promise<ApiClient> {

@@ -8,7 +8,7 @@
 import { sampleGuild } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, waitFor } from '@guildhall/testkit';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 const coverage = new Coverage();
@@ -19,11 +19,6 @@ const source = sampleGuild({
   emojis: Array.from({ length: 50 }, (_, i) => ({ id: newSnowflake(), name: `lamp${i}` })),
 });
 const target = sampleGuild({ name: 'Lamp lovers', emojis: [] });
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 async function signIn(user: string): Promise<ApiClient> {
   sys.fake.seedUser({ id: user, username: `user${user.slice(-4)}`, guilds: [] });

@@ -2,7 +2,7 @@ import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { onBehalfReason } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, waitFor } from '@guildhall/testkit';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { type Answer, ApiClient } from './support/client';
+import { type Answer, ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 /**
@@ -36,11 +36,6 @@ afterAll(async () => {
 
 async function session(user: string): Promise<ApiClient> {
   return new ApiClient(sys.gatewayUrl, coverage, { cookie: await sys.login(user), origin: DASHBOARD_ORIGIN });
-}
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
 }
 
 /** A fixture member with no staff role, not timed out, holding none of `without`: the staffer of the forum test. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { type Collection, MongoClient } from 'mongodb';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 const { roles, channels } = FIXTURE_IDS;
@@ -25,11 +25,6 @@ let g: string;
 let plain: string[];
 /** A fixture member whose highest role is Regulars (position 3, below Moderators at 5). */
 let junior: string;
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 const base = () => `/api/v1/servers/${g}`;
 

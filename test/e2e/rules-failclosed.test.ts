@@ -1,6 +1,6 @@
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, type System, startSystem, waitFor } from '@guildhall/testkit';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 /**
@@ -36,11 +36,6 @@ afterAll(async () => {
 
 async function session(user: string): Promise<ApiClient> {
   return new ApiClient(sys.gatewayUrl, coverage, { cookie: await sys.login(user), origin: DASHBOARD_ORIGIN });
-}
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
 }
 
 /** A fixture member with no role above the moderator's and who is no bot. */

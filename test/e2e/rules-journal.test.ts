@@ -9,7 +9,7 @@
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 let sys: System;
@@ -17,11 +17,6 @@ let owner: ApiClient;
 let moderator: ApiClient;
 let g: string;
 const base = () => `/api/v1/servers/${g}`;
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 /** Journal events matching `query`, read as the owner. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes

@@ -10,7 +10,7 @@
 import { sampleGuild } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, waitFor } from '@guildhall/testkit';
-import { type Answer, ApiClient } from './support/client';
+import { type Answer, ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 const coverage = new Coverage();
@@ -33,11 +33,6 @@ let contributor: ApiClient;
 let subscriber: ApiClient;
 let outsider: ApiClient;
 let pack = '';
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 async function signIn(user: string): Promise<ApiClient> {
   sys.fake.seedUser({ id: user, username: `user${user.slice(-4)}`, guilds: [] });

@@ -18,7 +18,7 @@ import {
   waitFor,
 } from '@guildhall/testkit';
 import { AuditLogEvent, PermissionFlagsBits } from 'discord-api-types/v10';
-import { type Answer, ApiClient } from './support/client';
+import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 
 type CaseShape = {
@@ -48,11 +48,6 @@ const take = () => {
   if (!id) throw new Error('no plain member left in the fixture guild');
   return id;
 };
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 /** The cases about `target`, newest first, once `done` holds for them. */
 const casesOnce = (target: string, done: (cases: CaseShape[]) => boolean) =>

@@ -17,7 +17,7 @@ import {
   waitFor,
 } from '@guildhall/testkit';
 import Stripe from 'stripe';
-import { type Answer, ApiClient } from './support/client';
+import { type Answer, ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
 import { PLAIN_MEMBER } from './support/securitySetup';
 
@@ -28,11 +28,6 @@ let owner: ApiClient;
 let moderator: ApiClient;
 let anonymous: ApiClient;
 let g: string;
-
-function expectStatus(res: Answer, status: number): Answer {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 function fields(res: Answer): string[] {
   return (res.body.errors ?? []).map((e: { field: string }) => e.field);

@@ -9,6 +9,12 @@ export interface Answer {
   route: ApiRoute | null;
 }
 
+/** `res` when its status is `status`; else throws naming the status and body the gateway answered instead. */
+export function expectStatus(res: Answer, status: number): Answer {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
 /**
  * An HTTP client for the gateway that acts as a dashboard (session cookie + Origin), as staff (bearer) or as
  * nobody. Every answer is recorded in the coverage table; every success of a contract route is checked against
