@@ -784,7 +784,7 @@ describe('billing: promo, redemption, provider webhooks', () => {
     expectStatus(await owner.post(`/api/v1/servers/${g}/premium/redeem`, { code: codes[0] }), 409);
     const premium = expectStatus(await owner.get(`/api/v1/servers/${g}/premium`), 200);
     expect(premium.body.entitlement.premium).toBe(true);
-    expectStatus(await staff.post(`/api/staff/promo/${batchId}/codes/${codes[1]}/revoke`, {}), 200);
+    expectStatus(await staff.post(`/api/staff/promo/${batchId}/codes/${codes[1]}/revoke`), 200);
     expectStatus(await owner.post(`/api/v1/servers/${g}/premium/redeem`, { code: codes[1] }), 409);
     expectStatus(await staff.post(`/api/staff/promo/${batchId}/undo`, { reason: 'test batch' }), 200);
     const read = expectStatus(await staff.get(`/api/staff/promo/${batchId}`), 200);

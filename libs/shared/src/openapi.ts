@@ -12,7 +12,7 @@ const authText: Record<ApiRoute['auth'], string> = {
 };
 
 const commonErrors: Record<number, string> = {
-  400: 'Invalid input; `errors` names each bad field',
+  400: 'Invalid input; `errors` names each bad field (`code: body_not_allowed`: a body on a route that takes none)',
   401: 'No or invalid credential',
   403:
     'No access to this guild or record, missing capability, or a cross-origin write; `code: hierarchy` or `self` ' +
@@ -20,7 +20,7 @@ const commonErrors: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict (illegal transition or duplicate)',
   413: 'Body too large',
-  415: 'Unsupported body encoding',
+  415: 'A body that is not JSON (missing or other `Content-Type`), or an unsupported encoding',
   429: 'Rate limited; see `Retry-After`',
   502: 'The chat platform refused the action',
   503: 'A dependency did not answer in time',
@@ -29,7 +29,8 @@ const commonErrors: Record<number, string> = {
 /**
  * Every error status `route` can answer, sorted: its own `errors` plus what the layers in front of it add to every
  * route of its kind — 400 (bad path parameter, unknown query parameter, invalid body), 401/403 (credential, guild
- * access, capability, CSRF; not on webhooks), 413/415 (body routes), 429 (rate limits), 503 (a dependency down).
+ * access, capability, CSRF; not on webhooks), 413 (body routes), 415 (a body that is not JSON, on every route but the
+ * raw-body webhooks: the gateway refuses it even where the route takes no body), 429 (rate limits), 503 (a dependency down).
  */
 export function routeStatuses(route: ApiRoute): number[] {
   const statuses = new Set([...route.errors, 400, 429, 503]);
@@ -38,7 +39,7 @@ export function routeStatuses(route: ApiRoute): number[] {
     statuses.add(403);
   }
   if (route.body || route.bodyType === 'raw') statuses.add(413);
-  if (route.body && route.bodyType !== 'raw') statuses.add(415);
+  if (route.bodyType !== 'raw') statuses.add(415);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -7,6 +7,7 @@ import { authRouter } from './auth/oauth';
 import { SessionCache } from './auth/sessionCache';
 import { staffVerifier } from './auth/staffJwt';
 import { declaredBodyLimit, parseByteSize } from './bodyLimit';
+import { refuseUnusableBody } from './bodyMediaType';
 import type { GatewayContext } from './config';
 import { dashboardCors } from './cors';
 import { dashboardCsp, dashboardRouter } from './dashboard';
@@ -29,6 +30,7 @@ export const API_VERSION = '1.0.0';
  * | auth routes     | /auth/*           | OAuth2 login, callback, logout, me                                |
  * | docs            | /api/openapi.json, /api/docs | OpenAPI 3.1 and Swagger UI                             |
  * | route match     | /api/*            | contract route or 404 / 405 (+ Allow) / 400 bad path parameter     |
+ * | body media type | /api/*            | non-JSON body -> 415; a body on a route that takes none -> 400    |
  * | body limit      | /api/*            | Content-Length over BODY_LIMIT -> 413                             |
  * | authenticate    | /api/*            | session cookie (+ CSRF) or staff bearer JWT -> 401 / 403           |
  * | user rate limit | /api/*            | per session user / staff member, all replicas, 429 + Retry-After  |
@@ -56,6 +58,7 @@ export function mountGateway(app: Express, ctx: GatewayContext): void {
   app.all(
     '/api/{*rest}',
     matchRoutes(apiRoutes),
+    refuseUnusableBody(),
     declaredBodyLimit(bodyLimit),
     authenticate(staffVerifier(config), dashboards, sessions),
     userRateLimit(ctx),

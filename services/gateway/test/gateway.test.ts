@@ -470,6 +470,103 @@ describe('OAuth2 login', () => {
     const back = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
     await expectProblem(await api(`/auth/callback${back.search}`), 400);
   });
+
+  it('when a kept state cookie and state are replayed with a new code, then the second callback is refused (400)', async () => {
+    fake.seedUser({ id: OAUTH_USER, username: 'mira' });
+    const start = await api('/auth/login');
+    const cookie = start.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('service_oauth_state='))!
+      .split(';')[0]!;
+    const authorize = new URL(start.headers.get('location')!);
+    const callback = async () => {
+      const back = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!);
+      return api(`/auth/callback${back.search}`, { headers: { cookie } });
+    };
+    const first = await callback();
+    expect(first.status).toBe(302);
+    const tokenCalls = fake.callsTo('POST', '/oauth2/token').length;
+    const replay = await callback();
+    await expectProblem(replay, 400);
+    expect(
+      replay.headers.getSetCookie().some((c) => c.startsWith('service_session=') && !/^service_session=;/.test(c)),
+    ).toBe(false);
+    expect(fake.callsTo('POST', '/oauth2/token')).toHaveLength(tokenCalls);
+  });
+
+  it('when two callbacks race with the same state, then exactly one signs in', async () => {
+    fake.seedUser({ id: OAUTH_USER, username: 'mira' });
+    const start = await api('/auth/login');
+    const cookie = start.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('service_oauth_state='))!
+      .split(';')[0]!;
+    const authorize = new URL(start.headers.get('location')!);
+    const backs = await Promise.all(
+      [1, 2].map(async () => new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!)),
+    );
+    const answers = await Promise.all(
+      backs.map((back) => api(`/auth/callback${back.search}`, { headers: { cookie } })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([302, 400]);
+  });
+});
+
+describe('request bodies', () => {
+  const received = () => echoes.reduce((n, echo) => n + echo.received.length, 0);
+
+  it('when a route that takes no body gets a JSON body, then 400 body_not_allowed and nothing reaches the service', async () => {
+    const cookie = await sessionFor(OWNER);
+    const before = received();
+    const res = await api(`/api/v1/servers/${GUILD}/tickets/blacklist/${HELPER}`, {
+      method: 'PUT',
+      cookie,
+      headers: { origin: DASH, 'content-type': 'application/json' },
+      body: '{"__proto__":{"admin":true},"$set":{"blacklist":[]}}',
+    });
+    const problem = (await expectProblem(res, 400, 'body_not_allowed')) as { errors?: Array<{ field: string }> };
+    expect(problem.errors).toEqual([{ field: 'body', message: 'not allowed: this route takes no body' }]);
+    expect(received()).toBe(before);
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['no Content-Type', null],
+  ])(
+    'when a body comes as %s, then 415 unsupported_media_type and nothing reaches the service',
+    async (_name, type) => {
+      const cookie = await sessionFor(OWNER);
+      const before = received();
+      for (const [method, path] of [
+        ['POST', `/api/v1/servers/${GUILD}/cases`],
+        ['DELETE', `/api/v1/servers/${GUILD}/tickets/types/${'a'.repeat(24)}`],
+      ] as const) {
+        const headers = new Headers({ origin: DASH });
+        const body = new TextEncoder().encode('{"target":"42","action":"warn","reason":"spam"}');
+        if (type) headers.set('content-type', type);
+        await expectProblem(await api(path, { method, cookie, headers, body }), 415, 'unsupported_media_type');
+      }
+      expect(received()).toBe(before);
+    },
+  );
+
+  it('when a route takes no body and none is sent, or JSON goes to a body route, then the request is proxied', async () => {
+    const cookie = await sessionFor(OWNER);
+    const empty = await api(`/api/v1/servers/${GUILD}/tickets/types/${'a'.repeat(24)}`, {
+      method: 'DELETE',
+      cookie,
+      headers: { origin: DASH },
+    });
+    expect(empty.status).toBe(200);
+    const merge = await api(`/api/v1/servers/${GUILD}/cases`, {
+      method: 'POST',
+      cookie,
+      headers: { origin: DASH, 'content-type': 'application/merge-patch+json; charset=utf-8' },
+      body: '{}',
+    });
+    expect(merge.status).toBe(200);
+  });
 });
 
 describe('request guards', () => {

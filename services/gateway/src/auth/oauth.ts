@@ -21,8 +21,10 @@ export function authorizeUrl(config: GatewayConfig): URL {
 /**
  * The `/auth` routes (cookie-parser must run first):
  * - `GET /auth/login[?next=/path]`: 302 to the platform's authorize page (scopes `identify guilds`) with a
- *   `state` bound to a signed 10-minute cookie; `next` is kept when it is a relative path.
- * - `GET /auth/callback?code&state`: checks the state, exchanges the code, reads the user and their manageable
+ *   `state` stored server-side (hashed) and bound to a signed 10-minute cookie; `next` is kept when it is a
+ *   relative path.
+ * - `GET /auth/callback?code&state`: checks the state against the cookie and consumes it server-side (single use:
+ *   a replayed state cookie + state is refused, 400), exchanges the code, reads the user and their manageable
  *   guilds (all of them; `/auth/me` filters), revokes the session the browser had (rotation), creates a new one, sets `service_session` and
  *   302s to `next` on the first dashboard origin. 400 bad/missing state, 401 login refused, 502 platform failure.
  * - `POST /auth/logout`: revokes the session at once and clears the cookie (204; CSRF-checked).
@@ -43,10 +45,10 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache, access
   const allowedOrigins = new Set(config.DASHBOARD_ORIGINS);
   const cdn = new CDN(config.PLATFORM_CDN_URL);
 
-  router.get('/auth/login', (req: Request, res: Response) => {
+  router.get('/auth/login', async (req: Request, res: Response) => {
     if (!client.clientId || !client.redirectUri)
       throw new HttpProblem(503, 'Login is not configured (OAUTH_CLIENT_ID / OAUTH_REDIRECT_URI)');
-    const state = issueState(res, safeNext(req.query.next), config.IDENTITY_SECRET, secure);
+    const state = await issueState(res, safeNext(req.query.next), config.IDENTITY_SECRET, secure);
     const url = authorizeUrl(config);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -62,17 +64,17 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache, access
   router.get('/auth/callback', async (req: Request, res: Response) => {
     const { code, state, error } = req.query as Record<string, unknown>;
     if (typeof error === 'string') {
-      consumeState(req, res, typeof state === 'string' ? state : '', config.IDENTITY_SECRET, secure);
+      await consumeState(req, res, typeof state === 'string' ? state : '', config.IDENTITY_SECRET, secure);
       throw unauthorized(`The platform refused the login: ${error}`);
     }
     if (typeof state !== 'string' || !state)
       throw badRequest('query.state: required', [{ field: 'query.state', message: 'required' }]);
     if (typeof code !== 'string' || !code)
       throw badRequest('query.code: required', [{ field: 'query.code', message: 'required' }]);
-    const started = consumeState(req, res, state, config.IDENTITY_SECRET, secure);
+    const started = await consumeState(req, res, state, config.IDENTITY_SECRET, secure);
     if (!started)
-      throw badRequest('query.state: does not match the login started in this browser (or it expired)', [
-        { field: 'query.state', message: 'does not match the login started in this browser' },
+      throw badRequest('query.state: does not match a login started in this browser (expired, or already used)', [
+        { field: 'query.state', message: 'does not match a login started in this browser, or was already used' },
       ]);
     const accessToken = await exchangeCode(client, code);
     const user = await fetchUser(client.apiUrl, accessToken);
