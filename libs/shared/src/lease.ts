@@ -23,6 +23,14 @@ export const leasePath = {
   default: null,
 };
 
+/**
+ * Index of documents by the holder of their lease: `schema.index(LEASE_HOLDER_INDEX)` on every collection whose leases
+ * are renewed or claimed in batches (`renew` and `claimMany` find the documents by `lease.holder` alone, every run of
+ * their poller, and hint this index: on a collection without it they fail instead of scanning the collection). Not
+ * sparse: MongoDB reads a sparse index for such an equality, the embedded server does not.
+ */
+export const LEASE_HOLDER_INDEX = { 'lease.holder': 1 } as const;
+
 /** Filter of documents nobody holds at `now`: no lease (or none stored yet) or a lapsed one. */
 export function leaseFree(now: Date): Record<string, unknown> {
   return { $or: [{ lease: null }, { 'lease.until': { $lte: now } }] };
@@ -67,7 +75,7 @@ export class Leases<T extends { _id: string }> {
   /**
    * Claims up to `limit` free documents matching `filter` under one lease (the oldest by `sort` first). Documents
    * another replica claims between the look-up and the claim are left to it. Returns the claimed documents (in
-   * `sort` order) and their lease.
+   * `sort` order) and their lease. Needs `LEASE_HOLDER_INDEX` on the collection (see `renew`).
    */
   async claimMany(
     filter: Record<string, unknown>,
@@ -80,14 +88,25 @@ export class Leases<T extends { _id: string }> {
     const candidates = await this.model.find(free, { _id: 1 }).sort(sort).limit(limit).lean<Array<{ _id: string }>>();
     if (!candidates.length) return { rows: [], lease };
     await this.model.updateMany({ $and: [{ _id: { $in: candidates.map((c) => c._id) } }, free] }, { $set: { lease } });
-    const rows = await this.model.find({ 'lease.holder': lease.holder }).sort(sort).lean<T[]>();
+    const rows = await this.model
+      .find({ 'lease.holder': lease.holder })
+      .hint(LEASE_HOLDER_INDEX)
+      .sort(sort)
+      .lean<T[]>();
     return { rows, lease };
   }
 
-  /** Extends `lease` by the claim duration from now; the renewed lease, or null when it was lost (taken over). */
+  /**
+   * Extends `lease` by the claim duration from now; the renewed lease, or null when it was lost (taken over). Needs
+   * `LEASE_HOLDER_INDEX` on the collection (it throws MongoDB's bad-hint error without it).
+   */
   async renew(lease: Lease): Promise<Lease | null> {
     const renewed = { holder: lease.holder, until: new Date(Date.now() + this.ms) };
-    const result = await this.model.updateMany({ 'lease.holder': lease.holder }, { $set: { lease: renewed } });
+    const result = await this.model.updateMany(
+      { 'lease.holder': lease.holder },
+      { $set: { lease: renewed } },
+      { hint: LEASE_HOLDER_INDEX },
+    );
     return result.matchedCount > 0 ? renewed : null;
   }
 

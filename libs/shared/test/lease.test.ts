@@ -1,4 +1,12 @@
-import { connectMongo, createLogger, defineCounter, disconnectMongo, Leases, leasePath } from '@guildhall/shared';
+import {
+  connectMongo,
+  createLogger,
+  defineCounter,
+  disconnectMongo,
+  LEASE_HOLDER_INDEX,
+  Leases,
+  leasePath,
+} from '@guildhall/shared';
 import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
 import mongoose, { Schema } from 'mongoose';
 
@@ -8,14 +16,22 @@ interface JobRow {
   done: boolean;
   lease: { holder: string; until: Date } | null;
 }
-const Job = mongoose.model<JobRow>(
-  'LeaseTestJob',
+const jobSchema = new Schema<JobRow>(
+  { _id: String, due: Number, done: { type: Boolean, default: false }, lease: leasePath },
+  { collection: 'lease_jobs', versionKey: false },
+);
+jobSchema.index(LEASE_HOLDER_INDEX);
+const Job = mongoose.model<JobRow>('LeaseTestJob', jobSchema);
+const jobs = new Leases<JobRow>(Job, 60_000);
+/** The same documents in a collection without the lease-holder index. */
+const Unindexed = mongoose.model<JobRow>(
+  'LeaseTestUnindexed',
   new Schema<JobRow>(
     { _id: String, due: Number, done: { type: Boolean, default: false }, lease: leasePath },
-    { collection: 'lease_jobs', versionKey: false },
+    { collection: 'lease_unindexed', versionKey: false },
   ),
 );
-const jobs = new Leases<JobRow>(Job, 60_000);
+const unindexed = new Leases<JobRow>(Unindexed, 60_000);
 const nextNumber = defineCounter('LeaseTestCounter', 'lease_counters');
 
 beforeAll(async () => {
@@ -89,6 +105,28 @@ describe('Leases', () => {
     const rest = await jobs.claimMany({}, 50, { due: 1 });
     expect(new Set([...raced, ...rest.rows.map((r) => r._id)]).size).toBe(30);
     expect(await jobs.releaseMany(raced, a.lease)).toBe(a.rows.length);
+  });
+
+  it('when a batch is claimed, then its rows are looked up by lease holder through the index, not a collection scan', async () => {
+    await Job.create(Array.from({ length: 30 }, (_, i) => ({ _id: `j${i}`, due: i })));
+    const { rows, lease } = await jobs.claimMany({}, 5, { due: 1 });
+    expect(rows).toHaveLength(5);
+    const plan = (await Job.find({ 'lease.holder': lease.holder }).explain()) as unknown as {
+      queryPlanner: { winningPlan: { stage: string; indexName?: string } };
+      executionStats: { totalDocsExamined: number };
+    };
+    expect(plan.queryPlanner.winningPlan).toMatchObject({ stage: 'IXSCAN', indexName: 'lease.holder_1' });
+    expect(plan.executionStats.totalDocsExamined).toBe(5);
+  });
+
+  it('when a collection lacks the lease-holder index, then renew and claimMany fail instead of scanning it', async () => {
+    await Unindexed.create({ _id: 'a', due: 1 });
+    const claimed = await unindexed.claim({ _id: 'a' });
+    if (!claimed) throw new Error('claim failed');
+    await expect(unindexed.renew(claimed.lease)).rejects.toThrow(/hint/);
+    await expect(unindexed.claimMany({}, 5, { due: 1 })).resolves.toMatchObject({ rows: [] });
+    await Unindexed.updateOne({ _id: 'a' }, { $set: { lease: null } });
+    await expect(unindexed.claimMany({}, 5, { due: 1 })).rejects.toThrow(/hint/);
   });
 
   it('adopts a claim stored under an earlier field name and drops that field', async () => {

@@ -1,4 +1,10 @@
-import { type Lease, leasePath, type PACK_JOB_KINDS, type PACK_JOB_STATES } from '@guildhall/shared';
+import {
+  LEASE_HOLDER_INDEX,
+  type Lease,
+  leasePath,
+  type PACK_JOB_KINDS,
+  type PACK_JOB_STATES,
+} from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type JobKind = (typeof PACK_JOB_KINDS)[number];
@@ -68,6 +74,8 @@ const jobSchema = new Schema<JobRow>(
 );
 jobSchema.index({ state: 1, notBefore: 1 });
 jobSchema.index({ guild: 1, createdAt: -1 });
+/** A running pack job renews its lease by holder. */
+jobSchema.index(LEASE_HOLDER_INDEX);
 
 export const JobModel =
   (mongoose.models.PackJob as mongoose.Model<JobRow>) ?? mongoose.model<JobRow>('PackJob', jobSchema);

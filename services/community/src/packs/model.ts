@@ -1,4 +1,10 @@
-import { type CONTRIBUTION_STATES, type ITEM_KINDS, type Lease, leasePath } from '@guildhall/shared';
+import {
+  type CONTRIBUTION_STATES,
+  type ITEM_KINDS,
+  LEASE_HOLDER_INDEX,
+  type Lease,
+  leasePath,
+} from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -139,6 +145,8 @@ const subscriptionSchema = new Schema<SubscriptionRow>(
 );
 subscriptionSchema.index({ guild: 1, position: 1 });
 subscriptionSchema.index({ pack: 1 });
+/** A pack job copying into the guild renews the subscription's lease by holder. */
+subscriptionSchema.index(LEASE_HOLDER_INDEX);
 
 const packGuestSchema = new Schema<PackGuestRow>(
   {

@@ -1,4 +1,4 @@
-import { type Lease, Leases, leasePath } from '@guildhall/shared';
+import { LEASE_HOLDER_INDEX, type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /**
@@ -33,6 +33,8 @@ const postSchema = new Schema<PostRow>(
   { versionKey: false, collection: 'posts' },
 );
 postSchema.index({ postedAt: 1, dueAt: 1 });
+/** The flusher's batch claim and its renewals find its rows by lease holder. */
+postSchema.index(LEASE_HOLDER_INDEX);
 postSchema.index(
   { postedAt: 1 },
   { expireAfterSeconds: 24 * 3600, partialFilterExpression: { postedAt: { $type: 'date' } } },

@@ -3,6 +3,7 @@ import {
   type CaseOrigin,
   type CaseStatus,
   defineCounter,
+  LEASE_HOLDER_INDEX,
   type Lease,
   Leases,
   leasePath,
@@ -162,6 +163,8 @@ caseSchema.index(CASES_BY_AUDIT_ENTRY, {
 /** Cases whose request has not emitted `case.created` yet (`announced: false`), oldest first (the recovery hints it). */
 export const UNANNOUNCED_CASES = { createdAt: 1 } as const;
 caseSchema.index(UNANNOUNCED_CASES, { name: 'unannounced', partialFilterExpression: { announced: false } });
+/** A creating request renews its case's lease by holder while it waits on the platform. */
+caseSchema.index(LEASE_HOLDER_INDEX);
 
 /** Cases of every guild. */
 export const CaseModel = mongoose.models.Case ?? mongoose.model<CaseRow>('Case', caseSchema);
