@@ -7,10 +7,10 @@ import type { ModerationContext } from '../src/config';
 import { dyingModeration, type Harness, startHarness } from './harness';
 
 /**
- * A ban case request that dies at any step (before or after each platform call and the `case.created` emit, the ban
- * itself included) is finished once by the recovery poller after the request's lease lapsed: the case becomes
- * `active`, the platform saw one ban, `case.created` is emitted once, and a retry with the same `Idempotency-Key`
- * answers that same case without acting again.
+ * A ban or warn case request that dies at any step (before or after each platform call and the `case.created` emit,
+ * the ban and the DM included) is finished once by the recovery poller after the request's lease lapsed: the case
+ * becomes `active`, the platform saw one ban, the member got one DM, `case.created` is emitted once, and a retry with
+ * the same `Idempotency-Key` answers that same case without acting again.
  */
 let h: Harness;
 let seq = 0;
@@ -33,15 +33,21 @@ const bansOf = (user: string) =>
   h.fake.callsTo('PUT', '/guilds/{guild_id}/bans/{user_id}').filter((c) => c.path.endsWith(`/${user}`));
 
 /**
- * Bans a fresh member in a case request dying at `crash` (null: never), with an Idempotency-Key; what the dead request
- * left is then finished by the recovery poller once its lease lapsed, and the moderator retries with the same key.
- * Answers the retry, the stored case, and how many steps the process counted.
+ * Takes `action` against a fresh member in a case request dying at `crash` (null: never), with an Idempotency-Key;
+ * the dead process writes nothing more to the case. What it left is then finished by the recovery poller once its
+ * lease lapsed, and the moderator retries with the same key. Answers the retry, the stored case, and how many steps
+ * the process counted.
  */
-async function banDying(crash: Crash | null) {
+async function caseDying(action: 'ban' | 'warn', crash: Crash | null) {
   const target = freshMember();
-  const body = { target, action: 'ban' as const, reason: 'raid' };
+  const body = { target, action, reason: 'raid' };
   const key = randomUUID();
   const process = dyingModeration(h, crash, CaseModel);
+  const updateOne = CaseModel.updateOne.bind(CaseModel);
+  jest.spyOn(CaseModel, 'updateOne').mockImplementation(((...args: Parameters<typeof updateOne>) => {
+    if (process.dead()) throw new Error('process died');
+    return updateOne(...args);
+  }) as typeof updateOne);
   const live = h.service.ctx as ModerationContext;
   const request = createCase(process.platform, process.outbox, hierarchyPeer(live), {
     guild: h.seed.id,
@@ -78,12 +84,12 @@ async function banDying(crash: Crash | null) {
 }
 
 it('when a ban request dies at any step, then the recovery poller finishes its case once, the retry with the same Idempotency-Key answers that case and the platform saw one ban', async () => {
-  const clean = await banDying(null);
+  const clean = await caseDying('ban', null);
   expect(clean.retry.status).toBe(201);
   expect(clean.retry.body.number).toBe(clean.settled!.number);
   expect(bansOf(clean.target)).toHaveLength(1);
   for (const crash of crashPoints(clean.calls)) {
-    const run = await banDying(crash);
+    const run = await caseDying('ban', crash);
     const where = `crash ${JSON.stringify(crash)}`;
     expect([where, run.retry.status]).toEqual([where, 201]);
     expect([where, run.retry.body.status]).toEqual([where, 'active']);
@@ -95,6 +101,36 @@ it('when a ban request dies at any step, then the recovery poller finishes its c
       expect([where, created.length]).toEqual([where, 1]);
     }
     expect([where, bansOf(run.target).length]).toEqual([where, 1]);
+    expect([where, await CaseModel.countDocuments({ guild: h.seed.id, target: run.target })]).toEqual([where, 1]);
+  }
+});
+
+/** The case DMs `user` received (the simulator's DM channel with the bot). */
+const caseDmsTo = (user: string) => h.fake.dmsTo(user).filter((m) => m.embeds[0]?.title?.startsWith('You were warned'));
+
+it('when a warn request dies at any step, then the recovery poller finishes its case once: one DM, one case.created', async () => {
+  const clean = await caseDying('warn', null);
+  expect(clean.retry.status).toBe(201);
+  expect(clean.retry.body.number).toBe(clean.settled!.number);
+  expect(caseDmsTo(clean.target)).toHaveLength(1);
+  const points = crashPoints(clean.calls);
+  expect(points.length).toBeGreaterThanOrEqual(4);
+  for (const crash of points) {
+    const run = await caseDying('warn', crash);
+    const where = `crash ${JSON.stringify(crash)}`;
+    expect([where, run.retry.status]).toEqual([where, 201]);
+    expect([where, run.retry.body.status]).toEqual([where, 'active']);
+    const number = run.settled?.number ?? run.retry.body.number;
+    expect([where, run.retry.body.number]).toEqual([where, number]);
+    const created = await waitFor(() =>
+      eventsOfType(h.events, 'case.created').filter((e) => e.data.case.number === number),
+    );
+    expect([where, created.length]).toEqual([where, 1]);
+    expect([where, caseDmsTo(run.target).length]).toEqual([where, 1]);
+    expect([where, run.settled?.history.filter((e) => e.change === 'dm').map((e) => e.note)]).toEqual([
+      where,
+      run.settled ? ['sent'] : undefined,
+    ]);
     expect([where, await CaseModel.countDocuments({ guild: h.seed.id, target: run.target })]).toEqual([where, 1]);
   }
 });

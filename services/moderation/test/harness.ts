@@ -47,6 +47,7 @@ export function dyingModeration(
     platform: process.wrap(live.platform, ['channels', 'guilds', 'interactions']),
     outbox,
     calls: process.calls,
+    dead: process.dead,
   };
 }
 
