@@ -5,9 +5,8 @@ import { applyGrantUpdate } from '../premium/applyGrantUpdate';
 import { GrantModel } from '../premium/model';
 import type { NotificationRow } from './model';
 import type { Outcome } from './outcome';
+import { providerGuild } from './providerGuild';
 import { checkoutGuild, linkCheckoutSession } from './stripeCheckout';
-
-const GuildId = z.string().regex(/^[0-9]{1,20}$/);
 
 const Subscription = z.object({
   id: z.string(),
@@ -77,22 +76,24 @@ function periodEnd(sub: z.infer<typeof Subscription>): Date | null {
 /**
  * Applies a stored Stripe event. `checkout.session.completed` links the session's subscription to its guild
  * (`linkCheckoutSession`). `customer.subscription.*`: the subscription's guild is its `metadata.guild`, else the
- * guild a Checkout Session linked it to (none yet -> `unmapped`, requeued when the session arrives); status maps active/trialing -> active (canceling when `cancel_at_period_end`/`cancel_at`),
- * past_due -> grace, canceled/unpaid/incomplete_expired/paused or a deleted event -> expired; `incomplete` is
- * ignored (not paid). `charge.refunded` (fully refunded): revokes the customer's payment grants (of
- * `metadata.guild` when the charge names one). Other event types are ignored; no guild -> `unmapped`.
+ * guild a Checkout Session linked it to, each only when a canonical snowflake (`providerGuild`; none -> `unmapped`,
+ * requeued when a session links the subscription); status maps active/trialing -> active (canceling when
+ * `cancel_at_period_end`/`cancel_at`), past_due -> grace, canceled/unpaid/incomplete_expired/paused or a deleted
+ * event -> expired; `incomplete` is ignored (not paid). `charge.refunded` (fully refunded): revokes the customer's
+ * payment grants (of `metadata.guild` when the charge names one; `unmapped` when that is not a canonical snowflake).
+ * Other event types are ignored; no guild -> `unmapped`.
  */
 export async function applyStripeEvent(ctx: BillingContext, row: NotificationRow): Promise<Outcome> {
   const event = Event.parse(row.payload);
   if (event.type === 'checkout.session.completed') return linkCheckoutSession(ctx, event.data.object);
   if (SUBSCRIPTION_EVENTS.has(event.type)) {
     const sub = Subscription.parse(event.data.object);
-    const guild = GuildId.safeParse(sub.metadata?.guild ?? (await checkoutGuild(sub.id)));
-    if (!guild.success) return { status: 'unmapped', guild: null };
+    const guild = providerGuild(sub.metadata?.guild) ?? providerGuild(await checkoutGuild(sub.id));
+    if (!guild) return { status: 'unmapped', guild: null };
     const status = statusOf(sub, event.type === 'customer.subscription.deleted');
-    if (!status) return { status: 'ignored', guild: guild.data };
+    if (!status) return { status: 'ignored', guild };
     const result = await applyGrantUpdate(ctx, {
-      guild: guild.data,
+      guild,
       source: 'payments',
       ref: sub.id,
       status,
@@ -103,15 +104,17 @@ export async function applyStripeEvent(ctx: BillingContext, row: NotificationRow
       reason: `${event.type} (subscription ${sub.status})`,
       historyId: row._id,
     });
-    return { status: result === 'applied' ? 'processed' : 'stale', guild: guild.data };
+    return { status: result === 'applied' ? 'processed' : 'stale', guild };
   }
   if (event.type === 'charge.refunded') {
     const charge = Charge.parse(event.data.object);
     if (!charge.refunded) return { status: 'ignored', guild: null };
     const customer = customerId(charge.customer);
-    const guild = GuildId.safeParse(charge.metadata?.guild);
+    const named = charge.metadata?.guild;
+    const guild = providerGuild(named);
+    if (named !== undefined && !guild) return { status: 'unmapped', guild: null };
     const grants = customer
-      ? await GrantModel.find({ source: 'payments', customer, ...(guild.success ? { guild: guild.data } : {}) }).lean()
+      ? await GrantModel.find({ source: 'payments', customer, ...(guild ? { guild } : {}) }).lean()
       : [];
     if (!grants.length) return { status: 'unmapped', guild: null };
     for (const g of grants) {

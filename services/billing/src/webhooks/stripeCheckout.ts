@@ -2,6 +2,7 @@ import mongoose, { Schema } from 'mongoose';
 import { z } from 'zod';
 import type { BillingContext } from '../config';
 import type { Outcome } from './outcome';
+import { providerGuild } from './providerGuild';
 import { requeueUnmapped } from './requeueUnmapped';
 
 /** A Stripe subscription bought through Checkout for a guild (`_id` = subscription id); the first link wins. */
@@ -29,7 +30,6 @@ export const StripeLinkModel =
   (mongoose.models.StripeLink as mongoose.Model<StripeLinkRow> | undefined) ??
   mongoose.model<StripeLinkRow>('StripeLink', stripeLinkSchema);
 
-const GuildId = z.string().regex(/^[0-9]{1,20}$/);
 const IdRef = z
   .union([z.string(), z.object({ id: z.string() })])
   .nullable()
@@ -45,13 +45,12 @@ const CheckoutSession = z.object({
 
 const idOf = (ref: z.infer<typeof IdRef>): string | null => (!ref ? null : typeof ref === 'string' ? ref : ref.id);
 
-/** The guild of a Checkout Session: `client_reference_id`, else `metadata.guild`; null when neither is a guild id. */
+/**
+ * The guild of a Checkout Session: `client_reference_id`, else `metadata.guild`; null when neither is a canonical
+ * snowflake (`providerGuild`).
+ */
 function sessionGuild(session: z.infer<typeof CheckoutSession>): string | null {
-  for (const candidate of [session.client_reference_id, session.metadata?.guild]) {
-    const guild = GuildId.safeParse(candidate);
-    if (guild.success) return guild.data;
-  }
-  return null;
+  return providerGuild(session.client_reference_id) ?? providerGuild(session.metadata?.guild);
 }
 
 /**
