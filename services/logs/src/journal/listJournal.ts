@@ -15,15 +15,16 @@ export interface JournalFilter {
 }
 
 /**
- * Journal events of `guild` matching `filter`, newest first, at most `filter.limit`, without the message events of
- * the `hidden` channels (see `visibleEventsFilter`).
+ * Journal events of `guild` matching `filter`, newest first, at most `filter.limit`, without the message and channel
+ * events of the `hidden` channels (see `visibleEventsFilter`; kept apart from `filter`, so a `kind` filter cannot
+ * widen it).
  */
 export async function listJournal(
   guild: string,
   filter: JournalFilter,
   hidden: string[] | 'all',
 ): Promise<EventView[]> {
-  const query: Record<string, unknown> = { guild, ...visibleEventsFilter(hidden) };
+  const query: Record<string, unknown> = { guild, $and: [visibleEventsFilter(hidden)] };
   if (filter.kind) query.kind = filter.kind;
   if (filter.actor) query.actor = filter.actor;
   if (filter.target) query.target = filter.target;
@@ -34,7 +35,7 @@ export async function listJournal(
 
 /**
  * Events where `user` is the target or the actor, newest first (member record), at most `limit`, without the message
- * events of the `hidden` channels: the newest `limit` with `user` as target and the newest `limit` acted by `user` on
+ * and channel events of the `hidden` channels: the newest `limit` with `user` as target and the newest `limit` acted by `user` on
  * someone else (their own messages' edits and deletions, joins and leaves name them as both; those come once, with
  * the target read), merged.
  */
@@ -54,7 +55,7 @@ export async function eventsAboutUser(
 
 /**
  * The two filters `eventsAboutUser` reads: events of `guild` with `user` as target, and with `user` as actor and
- * another (or no) target; no event matches both. Each leaves out the message events of `hidden` channels.
+ * another (or no) target; no event matches both. Each leaves out the message and channel events of `hidden` channels.
  */
 export function userEventsFilters(guild: string, user: string, hidden: string[] | 'all'): Record<string, unknown>[] {
   const visible = visibleEventsFilter(hidden);

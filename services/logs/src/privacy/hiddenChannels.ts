@@ -1,6 +1,6 @@
 import type { AccessCache } from '@guildhall/shared';
 import type { ChannelDirectory, ChannelFacts } from './channelFacts';
-import { bitsOf, canView, type Viewer } from './permissions';
+import { canView, viewerOf } from './permissions';
 
 /**
  * The channels and threads of `guild` whose messages `user` may not see (their View Channel in each, computed from
@@ -16,8 +16,8 @@ export async function hiddenChannels(
 ): Promise<string[] | 'all'> {
   const access = await deps.access.get(guild, user, deps.timeoutMs);
   if (!access.member) return 'all';
-  const viewer: Viewer = { user, roles: access.roles, base: bitsOf(access.permissions), owner: access.owner };
   if (access.owner || access.permissions.includes('Administrator')) return [];
+  const viewer = viewerOf(user, access);
   const channels = await deps.directory.all(guild);
   const byId = new Map<string, ChannelFacts>(channels.map((c) => [c.id, c]));
   return channels.filter((c) => !canView(viewer, guild, c, (id) => byId.get(id))).map((c) => c.id);
@@ -40,14 +40,24 @@ export async function hiddenOrAll(
 }
 
 /** Journal kinds about a channel's messages (they carry message content). */
-export const MESSAGE_EVENT_KINDS = ['message_edit', 'message_delete', 'message_bulk_delete'];
+const MESSAGE_EVENT_KINDS = ['message_edit', 'message_delete', 'message_bulk_delete'];
 
 /**
- * A MongoDB filter on journal events that leaves out the message events (`MESSAGE_EVENT_KINDS`) of `hidden`
- * channels (`'all'`: every message event); other events are kept.
+ * Journal kinds about a channel or thread itself (they carry its name, `targetName`, and its settings in `data`; the
+ * event's `channel` is the channel or thread it is about).
+ */
+const CHANNEL_EVENT_KINDS = ['channel_create', 'channel_update', 'channel_delete', 'overwrite_update'];
+
+/** Journal kinds shown only to a viewer who can view the event's `channel`: message and channel events. */
+const CHANNEL_PRIVATE_KINDS = [...MESSAGE_EVENT_KINDS, ...CHANNEL_EVENT_KINDS];
+
+/**
+ * A MongoDB filter on journal events that leaves out the message and channel events (`CHANNEL_PRIVATE_KINDS`) of
+ * `hidden` channels (`'all'`: every message and channel event), so a private channel's or thread's name and messages
+ * reach only those who can view it; other events are kept.
  */
 export function visibleEventsFilter(hidden: string[] | 'all'): Record<string, unknown> {
-  if (hidden === 'all') return { kind: { $nin: MESSAGE_EVENT_KINDS } };
+  if (hidden === 'all') return { kind: { $nin: CHANNEL_PRIVATE_KINDS } };
   if (!hidden.length) return {};
-  return { $or: [{ kind: { $nin: MESSAGE_EVENT_KINDS } }, { channel: { $nin: hidden } }] };
+  return { $or: [{ kind: { $nin: CHANNEL_PRIVATE_KINDS } }, { channel: { $nin: hidden } }] };
 }
