@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Snowflake } from '../contract/common';
 import { Appeal, Case, CaseOrigin, Report } from '../contract/moderation';
 import { cutCodePoints, TEXT_LIMITS } from '../text';
+import { settingsUpdatedEvent } from './settings';
 
 /**
  * Events published by the moderation service on `events.moderation.<guild>.<type>` (JetStream stream EVENTS,
@@ -75,6 +76,15 @@ export const ReportResolvedEvent = z.strictObject({
 });
 export type ReportResolvedEvent = z.infer<typeof ReportResolvedEvent>;
 
+/**
+ * `settings.updated`: the moderation settings (queue channels `appealsChannel`, `reportsChannel`) or the case DM
+ * settings (fields `caseDm.<warn|timeout|kick|ban|appealHint>`) changed. `actor` is the platform user who changed
+ * them; `area` is always `moderation`; `changes` lists each changed field with its value before and after. The logs
+ * service journals it as `settings_update`.
+ */
+export const ModerationSettingsUpdatedEvent = settingsUpdatedEvent('moderation');
+export type ModerationSettingsUpdatedEvent = z.infer<typeof ModerationSettingsUpdatedEvent>;
+
 /** Events published by the moderation service on `events.moderation.<guild>.<type>`: payload schema by type. */
 export const moderationEvents = {
   'case.created': CaseCreatedEvent,
@@ -85,6 +95,7 @@ export const moderationEvents = {
   'appeal.decided': AppealDecidedEvent,
   'report.created': ReportCreatedEvent,
   'report.resolved': ReportResolvedEvent,
+  'settings.updated': ModerationSettingsUpdatedEvent,
 } as const;
 
 const ACTION_LABELS: Record<z.infer<typeof Case>['action'], string> = {

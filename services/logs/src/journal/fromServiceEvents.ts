@@ -7,7 +7,7 @@ import type { Journal } from './recordEvent';
  * community's `forum.status`.
  */
 export const JOURNALLED_SERVICE_EVENTS = {
-  moderation: ['case.created', 'case.updated', 'case.revoked', 'case.expired'],
+  moderation: ['case.created', 'case.updated', 'case.revoked', 'case.expired', 'settings.updated'],
   tickets: ['settings.updated'],
   logs: ['settings.updated'],
   community: ['settings.updated', 'forum.status'],
@@ -15,7 +15,7 @@ export const JOURNALLED_SERVICE_EVENTS = {
 
 /** A `settings.updated` of any service or a community `forum.status` (see `serviceEventToJournal`). */
 export type SettingsOrForumEvent =
-  | ServiceEvent<'tickets' | 'logs' | 'community', 'settings.updated'>
+  | ServiceEvent<'moderation' | 'tickets' | 'logs' | 'community', 'settings.updated'>
   | ServiceEvent<'community', 'forum.status'>;
 
 /** The journal kind a case action's platform effect is journaled as (warn has none). */

@@ -1,6 +1,7 @@
-import type { CaseDmSettings } from '@guildhall/shared';
+import { type CaseDmSettings, type Outbox, settingsChanges } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 import type { z } from 'zod';
+import { publishSettingsChanges, type SettingsActor } from './publishChanges';
 
 type Settings = z.infer<typeof CaseDmSettings>;
 
@@ -29,15 +30,44 @@ const dmSettingsSchema = new Schema<DmSettingsRow>(
 export const DmSettingsModel =
   mongoose.models.CaseDmSettings ?? mongoose.model<DmSettingsRow>('CaseDmSettings', dmSettingsSchema);
 
+/** The case DM fields a write replaces (each journaled as `caseDm.<field>`). */
+const DM_FIELDS = ['warn', 'timeout', 'kick', 'ban', 'appealHint'] as const;
+
+/** The case DM settings of a guild that never set them: every action on, the default appeal hint. */
+function defaultDmSettings(guild: string): DmSettingsRow {
+  return { _id: guild, warn: true, timeout: true, kick: true, ban: true, appealHint: null };
+}
+
+function toDmSettings({ _id, ...fields }: DmSettingsRow): Settings {
+  return { guild: _id, ...fields };
+}
+
 /** The case DM settings of `guild`: every action on and the default appeal hint when never set. */
 export async function getDmSettings(guild: string): Promise<Settings> {
   const row = await DmSettingsModel.findById(guild).lean<DmSettingsRow>();
-  const { _id, ...fields } = row ?? { _id: guild, warn: true, timeout: true, kick: true, ban: true, appealHint: null };
-  return { guild, ...fields };
+  return toDmSettings(row ?? defaultDmSettings(guild));
 }
 
-/** Stores the case DM settings of `guild` (all fields replaced) and returns them. */
-export async function putDmSettings(guild: string, body: Omit<Settings, 'guild'>): Promise<Settings> {
-  await DmSettingsModel.updateOne({ _id: guild }, { $set: body }, { upsert: true });
-  return getDmSettings(guild);
+/**
+ * Stores the case DM settings of `guild` for `actor` (all fields replaced), publishes `settings.updated` naming
+ * `actor` with the fields whose value changed (`caseDm.<field>`, compared with the settings this write replaced,
+ * read by the same atomic update; nothing when none did) and returns the settings as stored.
+ */
+export async function putDmSettings(
+  outbox: Outbox<'moderation'>,
+  guild: string,
+  body: Omit<Settings, 'guild'>,
+  actor: SettingsActor,
+): Promise<Settings> {
+  const set = Object.fromEntries(DM_FIELDS.map((field) => [field, body[field]])) as Omit<DmSettingsRow, '_id'>;
+  const replaced = await DmSettingsModel.findOneAndUpdate(
+    { _id: guild },
+    { $set: set },
+    { upsert: true, returnDocument: 'before' },
+  ).lean<DmSettingsRow>();
+  const before = replaced ?? defaultDmSettings(guild);
+  const after: DmSettingsRow = { ...before, ...set };
+  const changes = settingsChanges(before, after, DM_FIELDS).map((c) => ({ ...c, field: `caseDm.${c.field}` }));
+  await publishSettingsChanges(outbox, guild, changes, actor);
+  return toDmSettings(after);
 }

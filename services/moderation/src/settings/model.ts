@@ -19,8 +19,13 @@ const settingsSchema = new Schema<SettingsRow>(
 export const SettingsModel =
   mongoose.models.ModerationSettings ?? mongoose.model<SettingsRow>('ModerationSettings', settingsSchema);
 
+/** The settings of a guild that never set them: both queues off. */
+export function defaultSettings(guild: string): SettingsRow {
+  return { _id: guild, appealsChannel: null, reportsChannel: null };
+}
+
 /** The settings of `guild`; both channels null when never set. */
 export async function getSettings(guild: string): Promise<SettingsRow> {
   const row = await SettingsModel.findById(guild).lean<SettingsRow>();
-  return row ?? { _id: guild, appealsChannel: null, reportsChannel: null };
+  return row ?? defaultSettings(guild);
 }

@@ -4,10 +4,13 @@ import {
   type ModerationSettings,
   type PlatformApi,
   platformProblem,
+  settingsChanges,
 } from '@guildhall/shared';
 import { type APIChannel, ChannelType } from 'discord-api-types/v10';
 import type { z } from 'zod';
-import { SettingsModel, type SettingsRow } from './model';
+import type { ModerationContext } from '../config';
+import { defaultSettings, SettingsModel, type SettingsRow } from './model';
+import { publishSettingsChanges, type SettingsActor } from './publishChanges';
 
 type Settings = z.infer<typeof ModerationSettings>;
 
@@ -37,20 +40,32 @@ async function checkQueueChannel(platform: PlatformApi, guild: string, field: st
 }
 
 /**
- * Sets the appeals and reports queue channels of `guild` (null turns a queue off) after checking on the platform
- * that each is a text channel of the guild (400 otherwise; 502 when the platform refuses the lookup).
+ * Sets the appeals and reports queue channels of `guild` (null turns a queue off) for `actor` after checking on the
+ * platform that each is a text channel of the guild (400 otherwise; 502 when the platform refuses the lookup), and
+ * publishes `settings.updated` naming `actor` with the fields whose value changed (compared with the settings this
+ * write replaced, read by the same atomic update). Answers the settings as stored.
  */
 export async function putSettings(
-  platform: PlatformApi,
+  ctx: Pick<ModerationContext, 'platform' | 'outbox'>,
   guild: string,
   body: { appealsChannel: string | null; reportsChannel: string | null },
+  actor: SettingsActor,
 ): Promise<Settings> {
-  await checkQueueChannel(platform, guild, 'appealsChannel', body.appealsChannel);
-  await checkQueueChannel(platform, guild, 'reportsChannel', body.reportsChannel);
-  const row = await SettingsModel.findOneAndUpdate(
+  await checkQueueChannel(ctx.platform, guild, 'appealsChannel', body.appealsChannel);
+  await checkQueueChannel(ctx.platform, guild, 'reportsChannel', body.reportsChannel);
+  const set = { appealsChannel: body.appealsChannel, reportsChannel: body.reportsChannel };
+  const replaced = await SettingsModel.findOneAndUpdate(
     { _id: guild },
-    { $set: { appealsChannel: body.appealsChannel, reportsChannel: body.reportsChannel } },
-    { upsert: true, returnDocument: 'after' },
+    { $set: set },
+    { upsert: true, returnDocument: 'before' },
   ).lean<SettingsRow>();
-  return toSettings(row!);
+  const before = replaced ?? defaultSettings(guild);
+  const after: SettingsRow = { ...before, ...set };
+  await publishSettingsChanges(
+    ctx.outbox,
+    guild,
+    settingsChanges(before, after, ['appealsChannel', 'reportsChannel']),
+    actor,
+  );
+  return toSettings(after);
 }
