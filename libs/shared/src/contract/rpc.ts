@@ -19,6 +19,8 @@ export const RPC = {
   hierarchy: 'rpc.community.hierarchy',
   /** logs answers: journal events and deleted messages about a user (member record). */
   memberHistory: 'rpc.logs.memberHistory',
+  /** logs answers: which of some channels of a guild a user may view (their messages' content), failing closed. */
+  visibleChannels: 'rpc.logs.visibleChannels',
   /** Each service answers for its own setup features (`rpc.<service>.features`); community builds GET /setup from them. */
   features: (service: 'tickets' | 'logs' | 'moderation' | 'community' | 'billing') => `rpc.${service}.features`,
 } as const;
@@ -85,6 +87,22 @@ export interface MemberHistoryRequest {
 export interface MemberHistoryReply {
   events: z.infer<typeof JournalEvent>[];
   deleted: z.infer<typeof LoggedMessage>[];
+}
+
+export interface VisibleChannelsRequest {
+  guild: string;
+  /** The user who reads (platform user id). */
+  viewer: string;
+  /** Channel or thread ids to check (at most 100). */
+  channels: string[];
+}
+/**
+ * `visible`: those of the asked channels whose messages `viewer` may see (View Channel, a thread by its parent, a
+ * private thread with Manage Threads too), in the order asked. A channel the platform does not know, a viewer who is
+ * not a member, or a check that cannot be made (community or the platform not answering) leaves channels out.
+ */
+export interface VisibleChannelsReply {
+  visible: string[];
 }
 
 export interface FeaturesRequest {

@@ -1,3 +1,4 @@
+import type { AccessReply } from '@guildhall/shared';
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { type ChannelFacts, THREAD_TYPES } from './channelFacts';
 
@@ -17,6 +18,11 @@ export interface Viewer {
 export function bitsOf(names: readonly string[]): bigint {
   const flags = PermissionFlagsBits as Record<string, bigint>;
   return names.reduce((all, name) => all | (flags[name] ?? 0n), 0n);
+}
+
+/** The `Viewer` of `user` from community's `RPC.access` answer about them. */
+export function viewerOf(user: string, access: AccessReply): Viewer {
+  return { user, roles: access.roles, base: bitsOf(access.permissions), owner: access.owner };
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   RPC,
   Snowflake,
   type Stoppable,
+  type VisibleChannelsReply,
+  type VisibleChannelsRequest,
 } from '@guildhall/shared';
 import { loadAntinukeSettings } from '../antinuke/settings';
 import type { LogsContext } from '../config';
@@ -21,6 +23,7 @@ import { toLoggedMessage } from '../messages/toLoggedMessage';
 import { accessAnswers } from '../privacy/accessAnswers';
 import type { ChannelDirectory } from '../privacy/channelFacts';
 import { type hiddenChannels, hiddenOrAll } from '../privacy/hiddenChannels';
+import { visibleChannels } from '../privacy/visibleChannels';
 import { loadSettings } from '../settings/getSettings';
 import { fitAnswer } from './fitAnswer';
 
@@ -80,11 +83,20 @@ export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply>
   };
 }
 
-/** Registers the logs service's request-reply responders. */
+/**
+ * Registers the logs service's request-reply responders: `RPC.memberHistory`, `RPC.visibleChannels` (community is
+ * given half of the asker's `PEER_TIMEOUT_MS`, as for the member history) and `RPC.features('logs')`.
+ */
 export function answerPeers(ctx: LogsContext, directory: ChannelDirectory): Stoppable[] {
   const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   const subs = [
     ctx.bus.reply(RPC.memberHistory, (req: MemberHistoryRequest) => memberHistory(deps, req)),
+    ctx.bus.reply(
+      RPC.visibleChannels,
+      async (req: VisibleChannelsRequest): Promise<VisibleChannelsReply> => ({
+        visible: await visibleChannels({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, req),
+      }),
+    ),
     ctx.bus.reply(RPC.features('logs'), logsFeatures),
   ];
   return subs.map((sub) => ({ stop: async () => sub.unsubscribe() }));

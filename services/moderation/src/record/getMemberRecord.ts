@@ -12,9 +12,9 @@ import type { z } from 'zod';
 import { CASE_SUMMARY_PROJECTION, CASES_BY_TARGET, CaseModel, type CaseSummaryRow } from '../cases/model';
 import { toCase } from '../cases/toCase';
 import { findPersonCached } from '../platform/personCache';
-import { REPORTS_BY_AUTHOR, ReportModel, type ReportRow } from '../reports/model';
 import { toReport } from '../reports/toReport';
 import { suggest } from './suggestion';
+import { visibleReports } from './visibleReports';
 
 /** Most cases a record lists (newest first); the suggestion looks at these too. */
 export const RECORD_CASES = 100;
@@ -26,8 +26,9 @@ export const RECORD_ITEMS = 50;
  * when the platform does not know them and no case names them; cached 30 s, see `findPersonCached`), their cases
  * newest first (at most 100), journal events and deleted messages about them that `viewer` may see (channels they can
  * view) from the logs service (`RPC.memberHistory`; a slow or absent logs service is a 503, never a partial answer),
- * reports about their messages (at most 50, newest first) and the suggestion. The platform lookup, the logs request
- * and both queries (on their indexes, hinted; cases without their history) run concurrently. The history's lists are
+ * reports about their messages that `viewer` may read (at most 50, newest first; only those from channels logs says
+ * the viewer can view, `visibleReports`) and the suggestion. The platform lookup, the logs request, the cases query
+ * (on its index, hinted; cases without their history) and the reports run concurrently. The history's lists are
  * put into the record as logs encoded them (`withHistory`).
  */
 export async function getMemberRecord(
@@ -45,11 +46,7 @@ export async function getMemberRecord(
       .hint(CASES_BY_TARGET)
       .limit(RECORD_CASES)
       .lean<CaseSummaryRow[]>(),
-    ReportModel.find({ guild, author: user })
-      .sort({ _id: -1 })
-      .hint(REPORTS_BY_AUTHOR)
-      .limit(RECORD_ITEMS)
-      .lean<ReportRow[]>(),
+    visibleReports(ctx, guild, user, viewer, RECORD_ITEMS),
   ]);
   if (!person && cases.length === 0) throw notFound(`Unknown user ${user}`);
   return withHistory(
