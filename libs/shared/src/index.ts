@@ -43,3 +43,4 @@ export * from './requestContext';
 export * from './service';
 export * from './snowflake';
 export * from './text';
+export * from './unavailable';

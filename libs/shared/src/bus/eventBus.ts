@@ -65,7 +65,10 @@ export interface ConsumeOptions<T = unknown> {
    * is delivered again (default 10 000).
    */
   ackWaitMs?: number;
-  /** Attempts at one message before it is parked on `deadletter.<durable>` (default 20). */
+  /**
+   * Attempts at one message before it is parked on `deadletter.<durable>` (default 20); attempts that failed for the
+   * infrastructure (`isInfrastructureError`) do not count, so an outage parks nothing.
+   */
   maxDeliver?: number;
   /**
    * Batches of one partition handled at once, at most (default 1). With 2 the handler gets the next batch while the
@@ -247,7 +250,7 @@ export class EventBus {
    * in stream order and different partitions in parallel, spread over the replicas. Hands up to `batchSize` messages
    * at once (those already pulled, in stream order). A failing batch is tried again message by message; a message
    * that keeps failing is retried with a growing delay while the rest of its partition waits, and after `maxDeliver`
-   * attempts parked on the DEADLETTER stream (`deadletter.<durable>`), counted and logged; so is a message
+   * attempts (not counting those that failed for MongoDB or a peer being down, retried without limit) parked on the DEADLETTER stream (`deadletter.<durable>`), counted and logged; so is a message
    * `opts.parse` refuses, at once. `handler` must be idempotent (a replica that crashes mid-batch leaves it to be
    * handled again). With `opts.pipeline` 2 it gets a partition's next batch while the previous one is still being
    * handled and awaits `inTurn` before touching what that batch may change (`ConsumeOptions.pipeline`). Returns a

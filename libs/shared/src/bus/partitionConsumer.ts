@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import type { Logger } from '../logger';
+import { isInfrastructureError } from '../unavailable';
 
 /** How long one pull waits for messages of an idle partition, in ms (the least JetStream allows is 1 000). */
 const FETCH_EXPIRES_MS = 2_000;
@@ -13,7 +14,11 @@ export interface PartitionHandling {
   fetchSize: number;
   /** The consumer's ack wait, in ms: messages in hand are marked in progress five times within it. */
   ackWaitMs: number;
-  /** Attempts (JetStream deliveries plus retries here) before a message is parked. */
+  /**
+   * Attempts (JetStream deliveries plus retries here) before a message is parked. Attempts that failed for the
+   * infrastructure (`isInfrastructureError`: MongoDB or a peer down, a timeout) do not count: those are retried until
+   * it is back.
+   */
   maxDeliver: number;
   /** False for a message this consumer does not handle (filtered here on servers without several filters): acked at once. */
   wanted(m: JsMsg): boolean;
@@ -40,7 +45,9 @@ export interface PartitionHandling {
  * batch's handling starts while the previous one's is under way (its handler waits for `inTurn` before touching what
  * the previous batch may change), and batches are still settled in stream order. A failing message is retried
  * here, in order, with a growing delay, while the messages after it wait (all kept in progress, so JetStream redelivers
- * none of them); after `maxDeliver` attempts it is parked and the partition goes on. On `stop` the messages not yet
+ * none of them); after `maxDeliver` attempts that failed for the message's own reason (the handler's or the schema's;
+ * not the infrastructure's: MongoDB or a peer down, a timeout, retried without limit at most every 30 s, so an outage
+ * parks nothing and the partition resumes in order) it is parked and the partition goes on. On `stop` the messages not yet
  * handled are handed back (nak, in order) for the next holder. A message delivered again while in hand (its ack wait
  * ran out, e.g. the event loop stalled) is dropped, not handled twice.
  *
@@ -206,13 +213,16 @@ export class PartitionConsumer {
 
   /**
    * Handles `m` alone until it succeeds or is parked (a failed parking is tried again after the same delay);
-   * `failed` attempts were already made here.
+   * `failed` attempts were already made here. Attempts that failed for the infrastructure are not counted towards
+   * `maxDeliver`.
    */
   private async oneByOne(m: JsMsg, failed: number, firstErr: unknown): Promise<void> {
     let err = firstErr;
+    let outages = 0;
     for (let attempt = m.info.deliveryCount + failed; ; attempt++) {
       if (attempt > m.info.deliveryCount) {
-        const parking = attempt > this.how.maxDeliver;
+        if (isInfrastructureError(err)) outages++;
+        const parking = attempt - outages > this.how.maxDeliver;
         if (parking) {
           if (!this.active()) return;
           if (await this.parked(m, err)) return this.settle([m], (x) => x.term());

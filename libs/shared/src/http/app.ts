@@ -1,11 +1,11 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import mongoose from 'mongoose';
 import { pinoHttp } from 'pino-http';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../logger';
 import { runWithRequestId } from '../requestContext';
+import { isMongoUnavailable } from '../unavailable';
 import { HttpProblem, notFound, sendProblem, unauthorized } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -136,43 +136,6 @@ export const DEPENDENCY_RETRY_AFTER_S = 2;
 /** 503 + `Retry-After` for a request that needed MongoDB while no server answered. */
 function databaseUnavailable(): HttpProblem {
   return new HttpProblem(503, 'The database is unavailable; retry shortly', { retryAfter: DEPENDENCY_RETRY_AFTER_S });
-}
-
-const { MongoError, MongoErrorLabel, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError } =
-  mongoose.mongo;
-const { MongoTopologyClosedError, MongoServerClosedError, MongoClientClosedError } = mongoose.mongo;
-
-/**
- * Labels the driver puts on errors of a server that is going away or not reachable (network errors, a pool cleared
- * by one, a server shutting down or stepping down): the operation may succeed when retried.
- */
-const UNAVAILABLE_LABELS = [
-  MongoErrorLabel.RetryableWriteError,
-  MongoErrorLabel.ResetPool,
-  MongoErrorLabel.PoolRequestedRetry,
-  MongoErrorLabel.RetryableError,
-];
-
-/**
- * True for the driver's and mongoose's "no server" errors: server selection timed out, the connection broke
- * mid-operation (network errors, including a pool cleared by one), the server or client closed, an error the driver
- * labels retryable (shutdown in progress, primary stepped down), the client is not or no longer connected, or an
- * operation waited in mongoose's buffer past `bufferTimeoutMS` while disconnected.
- */
-function isMongoUnavailable(e: unknown): boolean {
-  if (
-    e instanceof MongoNetworkError ||
-    e instanceof MongoServerSelectionError ||
-    e instanceof MongoNotConnectedError ||
-    e instanceof MongoTopologyClosedError ||
-    e instanceof MongoServerClosedError ||
-    e instanceof MongoClientClosedError
-  )
-    return true;
-  if (e instanceof MongoError && UNAVAILABLE_LABELS.some((label) => e.hasErrorLabel(label))) return true;
-  const { name, message } = (e ?? {}) as { name?: string; message?: string };
-  if (name === 'MongooseServerSelectionError') return true;
-  return name === 'MongooseError' && /buffering timed out|Connection was force closed/.test(message ?? '');
 }
 
 /** Maps any error to an RFC 9457 answer; 5xx are logged with the error, 4xx are not. */
