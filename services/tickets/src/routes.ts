@@ -120,7 +120,7 @@ export function ticketsRoutes(ctx: TicketsContext): RouteBinding[] {
     bind(ticketRoutes.listTickets, ({ params, query }) => listTickets(params.guild, query)),
     bind(ticketRoutes.getTicket, async ({ params, query, req, res }) => {
       const { ticket, messages, more } = await getTicket(params.guild, params.number, query);
-      if (more && query.limit !== undefined) {
+      if (more) {
         const next = new URLSearchParams({ before: messages[0]!._id, limit: String(query.limit) });
         res.setHeader('Link', `<${req.path}?${next}>; rel="next"`);
       }

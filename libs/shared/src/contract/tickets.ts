@@ -46,6 +46,18 @@ export const TicketType = z
   })
   .meta({ id: 'TicketType' });
 
+/** The actions of a ticket's life cycle (`POST …/tickets/{number}/{action}`), each posting a notice in its thread. */
+export const TICKET_ACTIONS = ['claim', 'close', 'reopen'] as const;
+
+/**
+ * A notice the service could not post in the ticket's thread (the platform refused it, e.g. 403 Missing Access):
+ * the change it announces stands. `action` names the change, `at` when it was attempted, `code`/`message` the
+ * platform's error (code 0 when there was no platform answer).
+ */
+export const TicketNoticeFailure = z
+  .strictObject({ action: z.enum(TICKET_ACTIONS), at: DateTime, code: z.number().int(), message: z.string() })
+  .meta({ id: 'TicketNoticeFailure' });
+
 export const Ticket = z
   .strictObject({
     thread: Snowflake,
@@ -62,6 +74,9 @@ export const Ticket = z
     closeReason: z.string().nullable(),
     createdAt: DateTime,
     closedAt: DateTime.nullable(),
+    noticeFailures: z.array(TicketNoticeFailure).meta({
+      description: 'Notices of this ticket the platform refused to post (oldest first, the last 20); the changes stand',
+    }),
   })
   .meta({ id: 'Ticket' });
 
@@ -175,12 +190,10 @@ export const TicketList = z
   .strictObject({ tickets: z.array(Ticket), next: Int32.nullable() })
   .meta({ id: 'TicketList' });
 
-/** Optional paging of a ticket's messages: without it every message is returned (the spec's shape and behaviour). */
+/** Paging of a ticket's messages: the newest `limit` (default 50, at most 100) older than `before`. */
 export const TicketMessagesQuery = z.strictObject({
   before: Snowflake.optional().meta({ description: 'Message id cursor: only messages older than this one' }),
-  limit: integerString(1, 100)
-    .optional()
-    .meta({ description: 'At most this many messages (the newest before `before`), still oldest first' }),
+  limit: LimitQuery,
 });
 
 /** Where closed tickets' transcripts go: a text channel (null: the guild's `ticket-transcripts` channel, if any). */
@@ -314,10 +327,11 @@ export const ticketRoutes = {
     summary: 'A ticket and its messages',
     description:
       'The ticket numbered `number` in this guild and the messages captured from its thread (platform message ' +
-      'dispatches), oldest first. Readable after the ticket is closed or its thread deleted (transcript). Without a ' +
-      'query every message is returned. Paging: `limit` (1-100) returns only the newest `limit` messages older than ' +
-      '`before` (a message id, exclusive; default: the newest), still oldest first; when older ones remain, a ' +
-      '`Link: <...>; rel="next"` header names the next page. 404 when unknown.',
+      'dispatches), oldest first. Readable after the ticket is closed or its thread deleted (transcript). Paged like ' +
+      'every list: the newest `limit` messages (default 50, at most 100) older than `before` (a message id, ' +
+      'exclusive; default: the newest), still oldest first; when older ones remain, a `Link: <...>; rel="next"` ' +
+      'header names the next page (the whole conversation is `GET …/{number}/transcript`). `ticket.noticeFailures` ' +
+      'lists notices the platform refused to post. 404 when unknown.',
     params: TicketParams,
     query: TicketMessagesQuery,
     success: {
@@ -338,21 +352,25 @@ export const ticketRoutes = {
     summary: 'Claim, close or reopen a ticket',
     description:
       'Legal transitions: `claim` open -> claimed (records claimedBy/claimedName); `close` open|claimed -> closed ' +
-      '(optional `reason`; locks and archives the thread on the platform; records closedBy/closeReason/closedAt); ' +
+      '(optional `reason`; locks and archives the thread on the platform; records closedBy/closeReason/closedAt; a ' +
+      'notice the platform refuses to post does not stop it and is listed in `noticeFailures`); ' +
       '`reopen` closed -> open (unarchives and unlocks). Any other transition -> 409. An `Idempotency-Key` header ' +
       '(1-200 printable characters, per caller, kept 24 hours) makes a retry with the same ticket, action and body ' +
       'answer what the first request answered without acting again, and a retry after the first request died ' +
       'half-way finish that same transition (its notice, platform change and event once each) instead of answering ' +
-      '409. 400 on a bad field or header; 404 when unknown; 409 on an illegal transition, or when the ' +
+      '409. A claim needs the caller to be staff of the ticket, by the rule of the Claim button: a staff role of its ' +
+      'type, or Administrator, Manage Server or Manage Threads (403 `code: ticket_staff`; 503 `code: ' +
+      'peer_unavailable` when that cannot be checked). 400 on a bad field or header; 404 when unknown; 409 on an ' +
+      'illegal transition, or when the ' +
       'Idempotency-Key was used with another ticket, action or body or its first request is still running; 502 ' +
       'when the platform refuses.',
-    params: z.strictObject({ guild: Snowflake, number: NumberParam, action: z.enum(['claim', 'close', 'reopen']) }),
+    params: z.strictObject({ guild: Snowflake, number: NumberParam, action: z.enum(TICKET_ACTIONS) }),
     body: z
       .strictObject({ reason: z.string().trim().min(1).max(512).optional() })
       .optional()
       .transform((b) => b ?? {}),
     success: { status: 200, schema: Ticket, description: 'The ticket after the transition' },
-    errors: [400, 404, 409, 502],
+    errors: [400, 403, 404, 409, 502, 503],
   }),
   updateTicketSettings: defineRoute({
     id: 'updateTicketSettings',

@@ -1,10 +1,5 @@
 import { HttpProblem, isDuplicateKey, platformFailure } from '@guildhall/shared';
-import {
-  type APIGuildInteraction,
-  type APIInteraction,
-  InteractionType,
-  PermissionFlagsBits,
-} from 'discord-api-types/v10';
+import { type APIGuildInteraction, type APIInteraction, InteractionType } from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { displayName } from '../platform/users';
 import type { Actor } from '../settings/actor';
@@ -12,13 +7,10 @@ import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { parseCustomId } from '../tickets/customIds';
 import { HandledInteractionModel, TicketModel, type TicketRow } from '../tickets/model';
 import { checkCanOpen, findOpening, openTicket } from '../tickets/openTicket';
+import { isTicketStaff } from '../tickets/ticketStaff';
 import { claimTicket, closeTicket } from '../tickets/transitionTicket';
 import { modalAnswers, questionsModal } from './questionsModal';
 import { deferEphemeral, editReply, replyEphemeral, showModal } from './respond';
-
-/** Platform permissions that make a member staff of every ticket (besides the type's staff roles). */
-const STAFF_PERMISSIONS =
-  PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageThreads;
 
 /**
  * Handles an INTERACTION_CREATE dispatch of this service's components: the panel button (`ticket:open:<type>`:
@@ -134,7 +126,10 @@ async function onTicketButton(
   }).lean<TicketRow>();
   if (!ticket) return replyEphemeral(ctx, interaction, 'This is not a ticket thread.');
   const actor = actorOf(interaction);
-  const staff = await isStaff(interaction, ticket);
+  const staff = await isTicketStaff(ticket, {
+    roles: interaction.member.roles,
+    permissions: BigInt(interaction.member.permissions ?? '0'),
+  });
   if (!staff && !(action === 'close' && actor.id === ticket.opener)) {
     return replyEphemeral(ctx, interaction, `Only staff can ${action} this ticket.`);
   }
@@ -157,14 +152,6 @@ async function acknowledge(ctx: TicketsContext, interaction: APIGuildInteraction
   await deferEphemeral(ctx, interaction).catch((err) => {
     if (!resumed || platformFailure(err).status === 0) throw err;
   });
-}
-
-/** Staff of a ticket: holds one of its type's staff roles, or Administrator / Manage Server / Manage Threads. */
-async function isStaff(interaction: APIGuildInteraction, ticket: TicketRow): Promise<boolean> {
-  const permissions = BigInt(interaction.member.permissions ?? '0');
-  if ((permissions & STAFF_PERMISSIONS) !== 0n) return true;
-  const type = await TicketTypeModel.findOne({ _id: ticket.type, guild: ticket.guild }).lean<TypeRow>();
-  return !!type?.staffRoles.some((role) => interaction.member.roles.includes(role));
 }
 
 /** The member-facing text of a refusal. */

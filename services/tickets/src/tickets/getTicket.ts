@@ -9,8 +9,9 @@ export interface MessagePage {
 }
 
 /**
- * Ticket `number` of `guild` and its captured messages (not deleted ones), oldest first: all of them, or with `page`
- * the newest `limit` older than `before`; `more` tells whether older messages remain. 404 when unknown (or when
+ * Ticket `number` of `guild` and its captured messages (not deleted ones), oldest first: all of them (the transcript),
+ * or with `page.limit` the newest `limit` older than `before` (the API's page, default 50 by the contract); `more`
+ * tells whether older messages remain. 404 when unknown (or when
  * `before` is not a message of this ticket).
  */
 export async function getTicket(

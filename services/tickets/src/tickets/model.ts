@@ -52,7 +52,23 @@ export interface TicketRow {
    * same request retried, after a crash finishes that change instead of being refused (see `claimTicket`).
    */
   transition?: { key: string; at: Date } | null;
+  /**
+   * Notices the platform refused to post in the thread (`notify` of `transitionTicket.ts`), oldest first, the last
+   * `MAX_NOTICE_FAILURES`: the change each announced stands. Absent on tickets stored before it existed.
+   */
+  noticeFailures?: NoticeFailure[];
 }
+
+/** A refused notice: the change it announced, when it was tried, and the platform's error (code 0: no answer). */
+export interface NoticeFailure {
+  action: 'claim' | 'close' | 'reopen';
+  at: Date;
+  code: number;
+  message: string;
+}
+
+/** Most refused notices a ticket keeps (the oldest are dropped). */
+export const MAX_NOTICE_FAILURES = 20;
 
 const reminderSchema = new Schema<NonNullable<TicketRow['reminder']>>(
   {
@@ -87,6 +103,7 @@ const ticketSchema = new Schema<TicketRow>(
     reminder: { type: reminderSchema, default: null },
     holdsLock: { type: Boolean, default: false },
     transition: { type: Schema.Types.Mixed, default: null },
+    noticeFailures: { type: Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, collection: 'tickets' },
 );

@@ -19,5 +19,6 @@ export function toTicket(row: TicketRow): z.infer<typeof Ticket> {
     closeReason: row.closeReason ?? null,
     createdAt: new Date(row.createdAt).toISOString(),
     closedAt: row.closedAt ? new Date(row.closedAt).toISOString() : null,
+    noticeFailures: (row.noticeFailures ?? []).map((f) => ({ ...f, at: new Date(f.at).toISOString() })),
   };
 }

@@ -6,9 +6,11 @@ import {
   isDuplicateKey,
   isPlatformNotFound,
   notFound,
+  platformFailure,
   platformProblem,
   postOnce,
   TEXT_LIMITS,
+  type TICKET_ACTIONS,
 } from '@guildhall/shared';
 import type { QueryFilter } from 'mongoose';
 import type { TicketsContext } from '../config';
@@ -16,10 +18,20 @@ import { attachmentExpiry, captureMessage } from '../messages/captureMessage';
 import type { Actor } from '../settings/actor';
 import { TicketTypeModel, type TypeRow } from '../settings/model';
 import { publishTranscript } from '../transcripts/publishTranscript';
-import { lockId, OpenLockModel, TicketModel, type TicketRow, type TicketStatusValue, ticketId } from './model';
+import {
+  lockId,
+  MAX_NOTICE_FAILURES,
+  type NoticeFailure,
+  OpenLockModel,
+  TicketModel,
+  type TicketRow,
+  type TicketStatusValue,
+  ticketId,
+} from './model';
+import { assertTicketStaff } from './ticketStaff';
 import { toTicket } from './toTicket';
 
-export type TicketAction = 'claim' | 'close' | 'reopen';
+export type TicketAction = (typeof TICKET_ACTIONS)[number];
 
 /** The states each action may start from (the ticket state machine). */
 const FROM: Record<TicketAction, TicketStatusValue[]> = {
@@ -29,11 +41,13 @@ const FROM: Record<TicketAction, TicketStatusValue[]> = {
 };
 
 /**
- * Applies `action` to ticket `number` of `guild` by `actor` (see `claimTicket`, `closeTicket`, `reopenTicket`;
- * `key` makes a second run with the same key finish the first one's change instead of refusing it).
+ * Applies `action` to ticket `number` of `guild` by `actor`, a dashboard caller (see `claimTicket`, `closeTicket`,
+ * `reopenTicket`; `key` makes a second run with the same key finish the first one's change instead of refusing it).
+ * A claim first checks that the caller is staff of the ticket by the same rule as the Claim button
+ * (`assertTicketStaff`: 403 `code: ticket_staff`, 503 `code: peer_unavailable` when it cannot be checked).
  * 404 when the ticket does not exist, 409 when its state does not allow the action.
  */
-export function transitionTicket(
+export async function transitionTicket(
   ctx: TicketsContext,
   guild: string,
   number: number,
@@ -43,7 +57,11 @@ export function transitionTicket(
   key?: string,
 ): Promise<TicketRow> {
   const id = ticketId(guild, number);
-  if (action === 'claim') return claimTicket(ctx, id, actor, key);
+  if (action === 'claim') {
+    const ticket = await TicketModel.findById(id).lean<TicketRow>();
+    if (ticket) await assertTicketStaff(ctx, ticket, actor.id);
+    return claimTicket(ctx, id, actor, key);
+  }
   if (action === 'close') return closeTicket(ctx, { _id: id }, actor, reason, key);
   return reopenTicket(ctx, id, actor, key);
 }
@@ -62,7 +80,8 @@ async function changedBy(
 }
 
 /**
- * open -> claimed, recording who claimed; a notice is posted in the thread. Publishes `ticket.claimed`. With `key`
+ * open -> claimed, recording who claimed; a notice is posted in the thread (a refused one is recorded, see `notify`).
+ * Publishes `ticket.claimed`. With `key`
  * (a button's interaction id) the claim is recorded with it: a second run with the same key (redelivered after a
  * crash) finishes that claim (its notice posted once, its event emitted once) instead of refusing it.
  */
@@ -83,15 +102,23 @@ export async function claimTicket(ctx: TicketsContext, id: string, actor: Actor,
     ).lean<TicketRow>()) ?? (await changedBy({ _id: id }, key, 'claimed'));
   if (!after) throw await refusal(id, 'claim');
   const at = (after.transition?.at ?? claimedAt).getTime();
-  await notify(ctx, after, `claim:${at}`, `🙋 <@${after.claimedBy}> claimed this ticket and will help you.`);
-  await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(after), `ticket.claimed:${id}:${at}`);
-  return after;
+  const claimed = await notify(
+    ctx,
+    after,
+    'claim',
+    `claim:${at}`,
+    `🙋 <@${after.claimedBy}> claimed this ticket and will help you.`,
+  );
+  await ctx.outbox.emit(after.guild, 'ticket.claimed', toTicket(claimed), `ticket.claimed:${id}:${at}`);
+  return claimed;
 }
 
 /**
  * open|claimed -> closed (among tickets matching `filter`, e.g. an inactivity cutoff): records closedBy/closeReason/
- * closedAt, posts a notice, then locks and archives the thread. A thread already deleted on the platform is fine
- * (the transcript stays); another refusal puts the ticket back as it was and throws 502. Frees the one-open slot.
+ * closedAt, posts a notice (a notice the platform refuses does not stop the close: it is recorded in the ticket's
+ * `noticeFailures`), then locks and archives the thread. A thread already deleted on the platform is fine
+ * (the transcript stays); another refusal of the lock puts the ticket back as it was and throws 502. Frees the
+ * one-open slot.
  * Its archived attachments expire `TICKET_ATTACHMENT_RETENTION_DAYS` after the close.
  * Publishes `ticket.closed`, then posts the transcript (`publishTranscript`, best effort). `actor` null = closed by
  * the service (inactivity). With `key` (a button's interaction id) a second run with the same key (redelivered after
@@ -118,13 +145,13 @@ export async function closeTicket(
     { ...filter, status: { $in: FROM.close } },
     { $set: change },
   ).lean<TicketRow>();
-  const after: TicketRow | null = before ? { ...before, ...change } : await changedBy(filter, key, 'closed');
-  if (!after) throw await refusal(String(filter._id), 'close');
-  const closedAt = after.closedAt ?? now;
-  const who = after.closedBy ? `<@${after.closedBy}>` : 'the service';
-  const notice = `🔒 Ticket closed by ${who}${after.closeReason ? `: ${after.closeReason}` : '.'}`;
+  const closing: TicketRow | null = before ? { ...before, ...change } : await changedBy(filter, key, 'closed');
+  if (!closing) throw await refusal(String(filter._id), 'close');
+  const closedAt = closing.closedAt ?? now;
+  const who = closing.closedBy ? `<@${closing.closedBy}>` : 'the service';
+  const notice = `🔒 Ticket closed by ${who}${closing.closeReason ? `: ${closing.closeReason}` : '.'}`;
+  const after = await notify(ctx, closing, 'close', `close:${closedAt.getTime()}`, notice);
   try {
-    await notifyOrThrow(ctx, after, `close:${closedAt.getTime()}`, notice);
     await ctx.platform.channels.edit(
       after.thread,
       { locked: true, archived: true },
@@ -236,10 +263,16 @@ export async function reopenTicket(ctx: TicketsContext, id: string, actor: Actor
   }
   const after: TicketRow = { ...current, holdsLock };
   if (holdsLock) await TicketModel.updateOne({ _id: id }, { $set: { holdsLock } });
-  await notify(ctx, after, `reopen:${reopenedAt}`, `🔓 Ticket reopened by <@${actor.id}>.`);
+  const reopenedRow = await notify(
+    ctx,
+    after,
+    'reopen',
+    `reopen:${reopenedAt}`,
+    `🔓 Ticket reopened by <@${actor.id}>.`,
+  );
   await expireChannelAttachments(after.thread, null);
-  await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(after), `ticket.reopened:${id}:${reopenedAt}`);
-  return after;
+  await ctx.outbox.emit(after.guild, 'ticket.reopened', toTicket(reopenedRow), `ticket.reopened:${id}:${reopenedAt}`);
+  return reopenedRow;
 }
 
 /** 404 when the ticket does not exist, else 409 naming its state and what `action` needs. */
@@ -250,27 +283,35 @@ async function refusal(id: string, action: TicketAction): Promise<HttpProblem> {
 }
 
 /**
- * Posts `content` in the ticket's thread (no pings) and keeps it in the transcript; throws the platform's error.
- * `transition` names the change the notice is about (action and its time), so the notice is posted once for it
- * (`postOnce`): a retry of a post whose answer was lost shows one message.
+ * Posts `content` in the ticket's thread (no pings) and keeps it in the transcript. `transition` names the change
+ * the notice is about (action and its time), so the notice is posted once for it (`postOnce`): a retry of a post
+ * whose answer was lost shows one message. A notice that cannot be posted (the platform refused it, or did not
+ * answer) never undoes the change: it is logged and recorded on the ticket (`noticeFailures`, the last
+ * `MAX_NOTICE_FAILURES`), and the ticket is returned with it.
  */
-async function notifyOrThrow(
+async function notify(
   ctx: TicketsContext,
   ticket: TicketRow,
+  action: TicketAction,
   transition: string,
   content: string,
-): Promise<void> {
-  const message = await ctx.platform.channels.createMessage(ticket.thread, {
-    content,
-    allowed_mentions: { parse: [] },
-    ...postOnce(`ticket-notice:${ticket._id}:${transition}`),
-  });
-  await captureMessage(ctx, message, ticket);
-}
-
-/** Like `notifyOrThrow`, but a notice the platform refuses is logged: the state change already stands. */
-async function notify(ctx: TicketsContext, ticket: TicketRow, transition: string, content: string): Promise<void> {
-  await notifyOrThrow(ctx, ticket, transition, content).catch((err) =>
-    ctx.logger.warn({ err, ticket: ticket._id }, 'could not post the ticket notice'),
-  );
+): Promise<TicketRow> {
+  try {
+    const message = await ctx.platform.channels.createMessage(ticket.thread, {
+      content,
+      allowed_mentions: { parse: [] },
+      ...postOnce(`ticket-notice:${ticket._id}:${transition}`),
+    });
+    await captureMessage(ctx, message, ticket);
+    return ticket;
+  } catch (err) {
+    const { code, message } = platformFailure(err);
+    ctx.logger.warn({ err, ticket: ticket._id, action }, 'could not post the ticket notice');
+    const failure: NoticeFailure = { action, at: new Date(), code, message };
+    await TicketModel.updateOne(
+      { _id: ticket._id },
+      { $push: { noticeFailures: { $each: [failure], $slice: -MAX_NOTICE_FAILURES } } },
+    );
+    return { ...ticket, noticeFailures: [...(ticket.noticeFailures ?? []), failure].slice(-MAX_NOTICE_FAILURES) };
+  }
 }
