@@ -28,6 +28,26 @@ export interface PostRow {
    * needed), so the dispatch redelivered after a crash in between still applies it (see `trackPost`).
    */
   statusPending?: boolean;
+  /**
+   * The status last set through the service (`setPostStatus`): its tag, when the change began (`since`, the key of
+   * its reply and event, so a retry finishes it once), whether it finished (`settled`), and what it does to the lock
+   * (`lockChange`: lock, unlock the service's own lock, or leave the lock as it is). Absent until one is set.
+   */
+  status?: PostStatusChange | null;
+  /**
+   * True while the post's lock is the service's: a status with `lock` locked it when it was not locked. A post a
+   * moderator locked by hand is never unlocked by a status without `lock`. A dispatch showing the post unlocked
+   * clears it (see `trackPost`).
+   */
+  serviceLocked?: boolean;
+}
+
+/** A status change of a post (see `PostRow.status`). */
+export interface PostStatusChange {
+  tag: string;
+  since: Date;
+  settled: boolean;
+  lockChange: 'lock' | 'unlock' | null;
 }
 
 const schema = new Schema<PostRow>(
@@ -48,6 +68,8 @@ const schema = new Schema<PostRow>(
     archiveAt: { type: Date, default: null },
     lease: leasePath,
     statusPending: { type: Boolean },
+    status: { type: Schema.Types.Mixed, default: undefined },
+    serviceLocked: { type: Boolean },
   },
   { versionKey: false, collection: 'posts' },
 );

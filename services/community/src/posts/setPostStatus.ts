@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { ManagedForumModel } from '../forums/model';
 import { loadStructure } from '../structure/loadStructure';
-import { PostModel, type PostRow } from './model';
+import { PostModel, type PostRow, type PostStatusChange } from './model';
 import { toPost } from './toPost';
 import { trackPost } from './trackPost';
 
@@ -39,17 +39,42 @@ async function findPost(ctx: CommunityContext, guild: string, thread: string): P
 }
 
 /**
+ * The status change of `post` to `tag` (status `lock`) to run now: the one under way for the same tag (a retry after
+ * a refusal or crash finishes it), or a new one claimed with a conditional update (two identical requests at once
+ * share one). Null when the post already has that status, set through the service and still applied: nothing to do.
+ */
+async function beginChange(post: PostRow, tag: string, lock: boolean): Promise<PostStatusChange | null> {
+  const current = post.status;
+  if (current?.tag === tag) return current.settled && post.tags.includes(tag) ? null : current;
+  const lockChange = lock ? 'lock' : post.serviceLocked ? 'unlock' : null;
+  const change: PostStatusChange = { tag, since: new Date(), settled: false, lockChange };
+  const serviceLocked = lockChange === 'lock' ? post.serviceLocked || !post.locked : false;
+  const begun = await PostModel.findOneAndUpdate(
+    { _id: post._id, $or: [{ 'status.tag': { $ne: tag } }, { 'status.settled': true, tags: { $ne: tag } }] },
+    { $set: { status: change, serviceLocked } },
+    { returnDocument: 'after' },
+  ).lean<PostRow>();
+  if (begun) return change;
+  const now = await PostModel.findById(post._id).lean<PostRow>();
+  if (!now || now.status?.tag !== tag) return beginChange(now ?? post, tag, lock);
+  return now.status.settled && now.tags.includes(tag) ? null : now.status;
+}
+
+/**
  * Sets the status of post `thread` to the forum status of `tag`: on the platform, applies the tag (replacing the
- * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives the post and locks or
- * unlocks it as the status says, posts the status reply (once per status change: `postOnce` keyed by the post, the
- * status and when the change began, so a retry of a post whose answer was lost shows one reply), and gives the
- * reward role to the post's author (skipped when the author left, and never given when the author is the caller: no
- * one rewards themselves). Platform changes carry the caller in their audit-log reason (`onBehalfReason`). Archiving
- * is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled one). The caller becomes the
- * post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the post's forum, 403
- * `code: hierarchy` (before any platform change) when a reward is due and its role is not one the caller could grant
- * (RPC.hierarchy), 503 when that cannot be checked, 502 when the platform refuses (the steps done before the refusal
- * stay done).
+ * forum's other status tags, keeping other tags, at most 5, the status tag first), unarchives the post, locks it when
+ * the status says `lock` and otherwise unlocks it only when the lock is the service's (a status locked it; a post a
+ * moderator locked by hand stays locked), posts the status reply, and gives the reward role to the post's author
+ * (skipped when the author left, and never given when the author is the caller: no one rewards themselves). Each
+ * change is begun once (`beginChange`): the reply is posted with `postOnce` and the event emitted keyed by the post
+ * and when the change began, so a retry, or the same request twice at once, shows one reply and one event. Setting
+ * the status the post already has (set through the service, its tag still applied) changes nothing, posts nothing
+ * and emits nothing: the post is answered as it is. Platform changes carry the caller in their audit-log reason
+ * (`onBehalfReason`). Archiving is scheduled `archiveAfter` minutes later (stored due time; 0 cancels a scheduled
+ * one). The caller becomes the post's assignee. Emits `forum.status`. 404 unknown post, 400 tag not a status of the
+ * post's forum, 403 `code: hierarchy` (before any platform change) when a reward is due and its role is not one the
+ * caller could grant (RPC.hierarchy), 503 when that cannot be checked, 502 when the platform refuses (the steps done
+ * before the refusal stay done; repeating the request finishes the change).
  */
 export async function setPostStatus(
   ctx: CommunityContext,
@@ -58,7 +83,6 @@ export async function setPostStatus(
   tag: string,
   actor: Identity,
 ): Promise<z.infer<typeof ForumPost>> {
-  const changedAt = Date.now();
   const post = await findPost(ctx, guild, thread);
   const forum = await ManagedForumModel.findById(post.forum).lean();
   const status = forum?.statuses.find((s) => s.tag === tag);
@@ -74,13 +98,17 @@ export async function setPostStatus(
   const rewarded = status.rewardRole && post.author !== '0' && post.author !== actor.sub ? post.author : null;
   if (rewarded && status.rewardRole)
     await assertHierarchy(ctx.bus, { guild, actor: actor.sub, roles: [status.rewardRole] }, ctx.config.PEER_TIMEOUT_MS);
+  const change = await beginChange(post, tag, status.lock);
+  if (!change) return toPost(post);
+  const changedAt = new Date(change.since).getTime();
+  const lock = change.lockChange ? { locked: change.lockChange === 'lock' } : {};
 
   try {
-    await ctx.platform.channels.edit(thread, { applied_tags: tags, archived: false, locked: status.lock }, { reason });
+    await ctx.platform.channels.edit(thread, { applied_tags: tags, archived: false, ...lock }, { reason });
   } catch (err) {
     throw platformProblem(err, 'apply the status tag');
   }
-  await PostModel.updateOne({ _id: thread }, { $set: { tags, archived: false, locked: status.lock } });
+  await PostModel.updateOne({ _id: thread }, { $set: { tags, archived: false, ...lock } });
   if (status.reply.trim()) {
     try {
       await ctx.platform.channels.createMessage(thread, {
@@ -100,11 +128,6 @@ export async function setPostStatus(
     }
   }
   const archiveAt = status.archiveAfter > 0 ? new Date(Date.now() + status.archiveAfter * 60_000) : null;
-  const updated = await PostModel.findOneAndUpdate(
-    { _id: thread },
-    { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name } },
-    { returnDocument: 'after' },
-  ).lean<PostRow>();
   const event: ForumStatusEvent = {
     thread,
     title: post.title,
@@ -115,6 +138,11 @@ export async function setPostStatus(
     actor: actor.sub,
     actorName: actor.name,
   };
-  await ctx.outbox.emit(guild, 'forum.status', event);
+  await ctx.outbox.emit(guild, 'forum.status', event, `forum.status:${thread}:${tag}:${changedAt}`);
+  const updated = await PostModel.findOneAndUpdate(
+    { _id: thread },
+    { $set: { archiveAt, assignee: actor.sub, assigneeName: actor.name, 'status.settled': true } },
+    { returnDocument: 'after' },
+  ).lean<PostRow>();
   return toPost(updated ?? { ...post, tags, archiveAt, assignee: actor.sub, assigneeName: actor.name });
 }

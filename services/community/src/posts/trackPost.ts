@@ -31,7 +31,8 @@ export async function displayName(
 
 /**
  * Tracks a thread as a post when its parent is a forum of the guild: creates the post (author = `owner_id`, name
- * looked up once) or updates title, tags, archived and locked. A new post in a managed forum that carries no status
+ * looked up once) or updates title, tags, archived and locked (a post seen unlocked no longer holds the service's
+ * lock, `serviceLocked`). A new post in a managed forum that carries no status
  * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
  * stored post, or null when the thread is not in a forum. Idempotent: a new post is stored `statusPending` until its
  * default status is settled, so a dispatch redelivered after the process died in between applies it.
@@ -51,7 +52,10 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     locked: thread.thread_metadata?.locked ?? existing?.locked ?? false,
   };
   if (existing) {
-    await PostModel.updateOne({ _id: thread.id }, { $set: fields });
+    await PostModel.updateOne(
+      { _id: thread.id },
+      { $set: fields.locked ? fields : { ...fields, serviceLocked: false } },
+    );
     const post = { ...existing, ...fields };
     return existing.statusPending ? applyDefaultStatus(ctx, post) : post;
   }

@@ -10,16 +10,23 @@ import { FEATURE_SERVICE, TEMPLATES } from './templates';
 type Feature = z.infer<typeof FeatureEntry>;
 const PEERS = ['tickets', 'logs', 'moderation', 'billing'] as const;
 
+/** The same features in the same order with the same states and notes. */
+function sameFeatures(a: Feature[], b: Feature[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * `service`'s features of `guild` (RPC.features, PEER_TIMEOUT_MS). The answer is kept in `feature_snapshots` only when
+ * it differs from the kept one, i.e. when the peer's state changed (a read of an unchanged state writes nothing);
+ * `at` is when that state was first answered. A peer that does not answer: its kept features with a note saying so,
+ * or its template features `off` when it never answered for this guild.
+ */
 async function peerFeatures(ctx: CommunityContext, guild: string, service: (typeof PEERS)[number]): Promise<Feature[]> {
   const id = `${guild}:${service}`;
+  let features: Feature[];
   try {
-    const reply = await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS);
-    await FeatureSnapshotModel.replaceOne(
-      { _id: id },
-      { _id: id, features: reply.features, at: new Date() },
-      { upsert: true },
-    );
-    return reply.features;
+    features = (await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS))
+      .features;
   } catch (err) {
     ctx.logger.warn({ err, service, guild }, 'a peer did not answer its setup features');
     const last = await FeatureSnapshotModel.findById(id).lean();
@@ -27,12 +34,16 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
     if (last)
       return last.features.map((f) => ({
         ...f,
-        note: `${note}; state as of ${new Date(last.at).toISOString()}${f.note ? ` (${f.note})` : ''}`,
+        note: `${note}; state unchanged since ${new Date(last.at).toISOString()}${f.note ? ` (${f.note})` : ''}`,
       }));
     return Object.entries(FEATURE_SERVICE)
       .filter(([, svc]) => svc === service)
       .map(([feature]) => ({ feature, state: 'off' as const, note: `${note}; state unknown` }));
   }
+  const last = await FeatureSnapshotModel.findById(id).lean();
+  if (!last || !sameFeatures(last.features, features))
+    await FeatureSnapshotModel.replaceOne({ _id: id }, { _id: id, features, at: new Date() }, { upsert: true });
+  return features;
 }
 
 /**
@@ -40,7 +51,8 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
  * the template would create it), and every feature's state: community's own computed locally, the others asked of
  * the tickets, logs, moderation and billing services in parallel (RPC.features, PEER_TIMEOUT_MS each). A peer that
  * does not answer: its last answered features with a note saying it did not answer, or its features `off` when it
- * never answered for this guild.
+ * never answered for this guild. Writes only when a peer's features changed since they were last kept
+ * (`peerFeatures`); the structure is fetched and stored only when community has none (`loadStructure`).
  */
 export async function getSetup(
   ctx: CommunityContext,
