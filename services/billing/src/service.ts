@@ -4,6 +4,7 @@ import { billingExport } from './export';
 import { expireEntitlements } from './premium/expireEntitlements';
 import { premiumFeatures } from './premium/features';
 import { premiumRoutes } from './premium/routes';
+import { resumeRedemptions } from './promo/resumeRedemptions';
 import { promoRoutes } from './promo/routes';
 import { notificationLeases } from './webhooks/model';
 import { processNotifications } from './webhooks/processNotifications';
@@ -15,7 +16,8 @@ const processors = new WeakMap<BillingContext, () => void>();
 /**
  * The billing service: staff promo batches and codes, member redemption, provider webhooks (Stripe, App Store,
  * Play) stored then processed by a poller, premium entitlements per guild (expiry poller, `entitlement.changed`
- * events) and the `premium` setup feature over RPC. Moves claims stored under the earlier `leaseUntil` field to
+ * events), a recovery poller completing promo redemptions that died after claiming their code
+ * (`resumeRedemptions`) and the `premium` setup feature over RPC. Moves claims stored under the earlier `leaseUntil` field to
  * `lease` before starting.
  */
 export const definition: ServiceDefinition<typeof billingEnv, 'billing'> = {
@@ -35,11 +37,19 @@ export const definition: ServiceDefinition<typeof billingEnv, 'billing'> = {
     );
     processors.set(ctx, () => void notifications.runNow());
     const expiry = startPoller('billing-expiry', ctx.config.BILLING_POLL_MS, () => expireEntitlements(ctx), ctx.logger);
+    const redemptions = startPoller(
+      'billing-redemptions',
+      ctx.config.BILLING_POLL_MS,
+      async () => {
+        await resumeRedemptions(ctx);
+      },
+      ctx.logger,
+    );
     void notifications.runNow();
     void expiry.runNow();
     const features = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('billing'), (req) =>
       premiumFeatures(ctx, req),
     );
-    return [notifications, expiry, { stop: async () => features.unsubscribe() }];
+    return [notifications, expiry, redemptions, { stop: async () => features.unsubscribe() }];
   },
 };

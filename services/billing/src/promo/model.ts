@@ -1,3 +1,4 @@
+import { type Lease, Leases, leasePath } from '@guildhall/shared';
 import mongoose, { Schema } from 'mongoose';
 
 /** A staff user reference as stored (`id` uuid; for platform users a UUIDv5 of their id, see memberRef.ts). */
@@ -22,7 +23,12 @@ export interface PromoBatchRow {
   undoReason: string;
 }
 
-/** One code; `_id` is the canonical code (20 alphabet characters, no dashes). */
+/**
+ * One code; `_id` is the canonical code (20 alphabet characters, no dashes). A redemption claims the code (`usedAt`,
+ * `usedBy`, `usedGuild` set) with `pending: true` under a lease, in one write; `pending` is cleared with the lease once
+ * the grant, its history and the guild's entitlement are written (see `completeRedemption`). A code left `pending`
+ * by a redemption that died is completed by its redeemer's retry or by `resumeRedemptions` once the lease lapsed.
+ */
 export interface PromoCodeRow {
   _id: string;
   batch: string;
@@ -35,6 +41,9 @@ export interface PromoCodeRow {
   revoked: boolean;
   revokedAt: Date | null;
   revokedBy: UserRefRow | null;
+  /** A redemption claimed the code and has not finished granting yet (absent on codes stored before: false). */
+  pending?: boolean;
+  lease?: Lease | null;
 }
 
 const userRef = new Schema<UserRefRow>(
@@ -71,13 +80,21 @@ const codeSchema = new Schema<PromoCodeRow>(
     revoked: { type: Boolean, default: false },
     revokedAt: { type: Date, default: null },
     revokedBy: { type: userRef, default: null },
+    pending: { type: Boolean, default: false },
+    lease: leasePath,
   },
   { versionKey: false, collection: 'promo_codes' },
 );
 codeSchema.index({ batch: 1, seq: 1 });
+/** The index of the redemptions left pending (`resumeRedemptions`' claim). */
+export const PENDING_REDEMPTIONS = { pending: 1 } as const;
+codeSchema.index(PENDING_REDEMPTIONS, { partialFilterExpression: { pending: true } });
 
 export const PromoBatchModel =
   (mongoose.models.PromoBatch as mongoose.Model<PromoBatchRow>) ??
   mongoose.model<PromoBatchRow>('PromoBatch', batchSchema);
 export const PromoCodeModel =
   (mongoose.models.PromoCode as mongoose.Model<PromoCodeRow>) ?? mongoose.model<PromoCodeRow>('PromoCode', codeSchema);
+
+/** Claims on codes being redeemed (the redemption's lease; see `PromoCodeRow`). */
+export const promoCodeLeases = new Leases<PromoCodeRow>(PromoCodeModel);
