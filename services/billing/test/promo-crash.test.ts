@@ -131,7 +131,7 @@ it('when a redemption dies after claiming the code and nobody retries, then the 
   const { guild, code, batch } = await freshCode();
   await redeemDying({ at: 1, after: true }, guild, code);
   const left = await PromoCodeModel.findById(code).lean<PromoCodeRow>();
-  expect(left).toMatchObject({ pending: true, usedGuild: guild });
+  expect(left).toMatchObject({ usedGuild: guild, usedByUser: USER });
   expect(await GrantModel.countDocuments({ source: 'promo', ref: code })).toBe(0);
   await recovered(code);
   await expectRedeemedOnce('recovered', guild, code, batch);

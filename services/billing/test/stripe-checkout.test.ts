@@ -2,7 +2,7 @@ import { waitFor } from '@guildhall/testkit';
 import Stripe from 'stripe';
 import { NotificationModel, type NotificationRow } from '../src/webhooks/model';
 import { requeueIfRelinked } from '../src/webhooks/requeueUnmapped';
-import { type Harness, PREMIUM_READER, STRIPE_SECRET, startHarness } from './setup';
+import { type Harness, STRIPE_SECRET, startHarness } from './setup';
 
 let h: Harness;
 
