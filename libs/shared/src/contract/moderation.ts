@@ -311,7 +311,9 @@ export const moderationRoutes = {
     description:
       'The member (from the platform; `inServer`), their cases newest first (at most 100), journal events and deleted ' +
       'messages about them (from the logs service over NATS; at most 50 of each, newest first, and together at most ' +
-      '512 KiB of JSON: older ones are left out past that), their reports (at most 50), and the suggested next action on the escalation ladder ' +
+      '512 KiB of JSON: older ones are left out past that; only of channels the caller can view), their reports (at most ' +
+      '50; only those about messages in channels the caller can view, as the logs service decides), and the suggested ' +
+      'next action on the escalation ladder ' +
       '(docs/moderation.md). 404 when the platform does not know the user and they have no case; 503 when the logs ' +
       'service does not answer in time.',
     params: z.strictObject({ guild: Snowflake, user: Snowflake }),
@@ -492,7 +494,8 @@ export const moderationRoutes = {
     summary: 'Set which case actions DM the member',
     description:
       'Turns the case DM on or off per action; `appealHint` (1-500 characters, or null for the default) is the ' +
-      'appeal text the DM ends with.',
+      'appeal text the DM ends with. Publishes `settings.updated` (the caller as actor, fields `caseDm.<field>`), ' +
+      'journaled as `settings_update`.',
     params: GuildParams,
     body: z.strictObject({
       warn: z.boolean(),
@@ -529,7 +532,8 @@ export const moderationRoutes = {
     summary: 'Set the moderation queue channels',
     description:
       'Sets the text channels where each new appeal / report gets its own thread (`null` turns the queue off). ' +
-      'Each channel must be a text channel of the guild (checked on the platform): 400 otherwise.',
+      'Each channel must be a text channel of the guild (checked on the platform): 400 otherwise. Publishes ' +
+      '`settings.updated` (the caller as actor, the changed fields), journaled as `settings_update`.',
     params: GuildParams,
     body: z.strictObject({ appealsChannel: Snowflake.nullable(), reportsChannel: Snowflake.nullable() }),
     success: { status: 200, schema: ModerationSettings, description: 'The settings' },
