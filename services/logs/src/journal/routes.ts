@@ -10,8 +10,8 @@ import { toJournalEvent } from './toJournalEvent';
 import { undoEvent } from './undoEvent';
 
 /**
- * GET /journal (message events only of channels the caller can view; none when community does not answer; deleted
- * messages' archived files link to Guildhall's copies) and
+ * GET /journal (message and channel events — a channel's or thread's name — only of channels the caller can view;
+ * none when community does not answer; deleted messages' archived files link to Guildhall's copies) and
  * POST /journal/{event}/undo (refused 403 `self` on an event about the caller, 403 `hierarchy` when a role change's
  * undo would act on a member or give back a role the caller may not; every platform call's audit-log reason is
  * `onBehalfReason` of the caller; every lifted ban or timeout, also one of an anti-nuke burst, emits

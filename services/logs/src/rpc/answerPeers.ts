@@ -29,9 +29,9 @@ import { fitAnswer } from './fitAnswer';
 
 /**
  * `RPC.memberHistory` {guild, user, limit?, viewer?} -> {events (user is target or actor), deleted (their deleted
- * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages
- * and message events of channels the viewer cannot view are left out (`hiddenOrAll`: all of them when
- * community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
+ * messages of the last 7 days)}, newest first, at most `limit` (default 50, max 100) of each. With `viewer`, messages,
+ * message events and channel events (names) of channels the viewer cannot view are left out (`hiddenOrAll`: all
+ * of them when community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
  * message events. The answer is encoded here, once, and cut to `ANSWER_BYTES` of JSON (newest kept, see `fitAnswer`)
  * so the bus can carry it.
  * 400 on bad ids.
