@@ -34,7 +34,7 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
     if (last)
       return last.features.map((f) => ({
         ...f,
-        note: `${note}; state unchanged since ${new Date(last.at).toISOString()}${f.note ? ` (${f.note})` : ''}`,
+        note: `${note}; state as of ${new Date(last.at).toISOString()}${f.note ? ` (${f.note})` : ''}`,
       }));
     return Object.entries(FEATURE_SERVICE)
       .filter(([, svc]) => svc === service)
