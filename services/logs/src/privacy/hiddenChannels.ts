@@ -44,9 +44,10 @@ const MESSAGE_EVENT_KINDS = ['message_edit', 'message_delete', 'message_bulk_del
 
 /**
  * Journal kinds about a channel or thread itself (they carry its name, `targetName`, and its settings in `data`; the
- * event's `channel` is the channel or thread it is about).
+ * event's `channel` is the channel or thread it is about), and `forum_status` (a forum post's title; `channel` is the
+ * forum).
  */
-const CHANNEL_EVENT_KINDS = ['channel_create', 'channel_update', 'channel_delete', 'overwrite_update'];
+const CHANNEL_EVENT_KINDS = ['channel_create', 'channel_update', 'channel_delete', 'overwrite_update', 'forum_status'];
 
 /** Journal kinds shown only to a viewer who can view the event's `channel`: message and channel events. */
 const CHANNEL_PRIVATE_KINDS = [...MESSAGE_EVENT_KINDS, ...CHANNEL_EVENT_KINDS];
