@@ -68,7 +68,8 @@ async function writer(target: string, stop: () => boolean): Promise<Written> {
 
 it('keeps every acknowledged case when the database is killed -9 mid-write, and services reconnect by themselves', async () => {
   const pids = Object.fromEntries(SERVICES.map((s) => [s, sys.stack.processes[s].pid]));
-  const targets = [USERS.admin, USERS.moderator, sys.day.spammer, sys.day.ticketOpener];
+  // Members below the bot's role (the admin's role is above it: a case about them is refused by the hierarchy).
+  const targets = [sys.day.nickname.user, USERS.moderator, sys.day.spammer, sys.day.ticketOpener];
   let stopping = false;
   const writers: Array<Promise<Written>> = targets.map((t) => writer(t, () => stopping));
 
