@@ -89,8 +89,10 @@ describe('platform bridge while NATS is down', () => {
         content: `message ${i}`,
       });
     }
-    await waitFor(() => !gateway.connected(0));
+    // The socket leaves OPEN when the close starts, its close code is known once it ended: wait for the code.
+    await waitFor(() => gateway.closeCodes.length > 0);
     expect(gateway.closeCodes).toContain(4200);
+    expect(gateway.connected(0)).toBe(false);
     expect(bridge.backlog()).toBe(5);
     expect(await bridge.ready()).toBe(false);
     expect(await metrics.getSingleMetricAsString('bridge_backpressure_pauses_total')).toMatch(/ 1$/m);
