@@ -161,6 +161,12 @@ describe('promo redemption crash', () => {
     );
     expect(grantsOf(premium.body, recovered)).toEqual(['active']);
     expect(grantsOf(premium.body, retried)).toEqual(['active']);
+    // The poller grants before it clears the claim; until then the member's retry would complete it (200), after: 409.
+    await waitFor(
+      () => codes.findOne({ _id: recovered }),
+      (c) => c !== null && (c as { pending?: boolean }).pending !== true,
+      15_000,
+    );
     expectStatus(await owner.post(`/api/v1/servers/${g}/premium/redeem`, { code: recovered }), 409);
     const after = expectStatus(await owner.get(`/api/v1/servers/${g}/premium`), 200);
     expect(grantsOf(after.body, recovered)).toEqual(['active']);
