@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import {
+  AuditLogEvent,
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
   type GatewayMessageCreateDispatch,
@@ -92,7 +93,7 @@ export interface ReplicaStream {
  * GUILD_MEMBER_ADDs without roles and `roles` GUILD_ROLE_CREATEs; then `count` messages each created (a recorded-day
  * message with new id and text) and edited at once (MESSAGE_UPDATE with the full message, as the platform sends it);
  * spread over them, each member getting `role` added then removed at once (two GUILD_MEMBER_UPDATEs) and each created
- * role renamed twice at once (two GUILD_ROLE_UPDATEs); last a GUILD_BAN_REMOVE of each member. Handled out of order,
+ * role renamed twice at once (two GUILD_ROLE_UPDATEs); last a GUILD_BAN_REMOVE of each member with its audit-log entry. Handled out of order,
  * an edit stores the edited text as the original, a role change diffs against the wrong snapshot, a rename leaves the
  * older name stored.
  */
@@ -191,7 +192,18 @@ export async function writeReplicaStream(
       await write(GatewayDispatchEvents.GuildRoleUpdate, guildRole(r, `${labels.get(r)} v2`, 1));
     }
   }
-  for (const uid of memberIds) await write(GatewayDispatchEvents.GuildBanRemove, { guild_id: guild, user: user(uid) });
+  // Each unban as the platform tells it: the dispatch, then its audit-log entry naming who unbanned (the author).
+  for (const [i, uid] of memberIds.entries()) {
+    await write(GatewayDispatchEvents.GuildBanRemove, { guild_id: guild, user: user(uid) });
+    await write(GatewayDispatchEvents.GuildAuditLogEntryCreate, {
+      id: id(1 + i, 5000 + i, `unban${i}`),
+      guild_id: guild,
+      user_id: template.author.id,
+      target_id: uid,
+      action_type: AuditLogEvent.MemberBanRemove,
+      changes: [],
+    });
+  }
   out.end();
   await once(out, 'finish');
   return {
