@@ -6,7 +6,7 @@
  * GET /setup writes nothing when no peer's features changed. The whole system runs as separate processes.
  */
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
-import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
+import { DASHBOARD_ORIGIN, quietBusState, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import type { APIChannel, APIRole } from 'discord-api-types/v10';
 import { MongoClient } from 'mongodb';
 import { ApiClient, expectStatus } from './support/client';
@@ -180,6 +180,12 @@ describe('forums and setup', () => {
     const serviceLocked = await newPost('Locked by status');
     expectStatus(await owner.put(`${api()}/posts/${serviceLocked}/status`, { tag: done }), 200);
     expect(thread(serviceLocked).thread_metadata?.locked).toBe(true);
+    // Every dispatch of the post handled first (a late one showing it still unlocked would end the service's lock mark).
+    await waitFor(
+      () => quietBusState(sys.namespace, sys.natsUrl),
+      (state) => state !== null,
+      30_000,
+    );
     expectStatus(await owner.put(`${api()}/posts/${serviceLocked}/status`, { tag: idea }), 200);
     expect(thread(serviceLocked).thread_metadata?.locked).toBe(false);
   });
