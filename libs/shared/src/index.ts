@@ -1,3 +1,4 @@
+export * from './applicationCommands';
 export * from './archive';
 export * from './auditActor';
 export * from './botUser';
