@@ -79,7 +79,10 @@ const caseNumber = {
   autocomplete: true,
 };
 /** Used in guilds only, by guild installs. */
-const inGuilds = { contexts: [InteractionContextType.Guild], integration_types: [ApplicationIntegrationType.GuildInstall] };
+const inGuilds = {
+  contexts: [InteractionContextType.Guild],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+};
 const permissions = (bits: bigint) => String(bits);
 
 /**
