@@ -33,6 +33,7 @@ export * from './http/routes';
 export * from './http/validate';
 export * from './identity';
 export * from './intents';
+export * from './interactionReplies';
 export * from './lease';
 export * from './logger';
 export * from './mongo';
