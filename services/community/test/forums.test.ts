@@ -1,6 +1,7 @@
 import { onBehalfReason } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
+import { applyPostDispatch } from '../src/posts/applyPostDispatch';
 import { archiveDuePosts } from '../src/posts/archiveDuePosts';
 import { PostModel } from '../src/posts/model';
 import { type Harness, startHarness } from './harness';
@@ -269,6 +270,45 @@ describe('community: forums and post status', () => {
       locked: false,
     });
     expect((await PostModel.findById(thread).lean())?.archiveAt).toBeNull();
+  });
+
+  it("a dispatch sent before the service's lock does not end it; one after it was seen does", async () => {
+    const setStatus = (tag: string) =>
+      h.call('PUT', `/api/v1/servers/${h.seed.id}/posts/${thread}/status`, { body: { tag } });
+    const threadUpdate = (locked: boolean) =>
+      applyPostDispatch(h.service.ctx, {
+        op: 0,
+        s: 1,
+        t: 'THREAD_UPDATE',
+        d: {
+          id: thread,
+          guild_id: h.seed.id,
+          parent_id: h.seed.ids.forum,
+          type: ChannelType.PublicThread,
+          thread_metadata: { archived: false, locked, auto_archive_duration: 1440, archive_timestamp: '' },
+        },
+      } as unknown as Parameters<typeof applyPostDispatch>[1]);
+    expect((await setStatus(h.seed.ids.tags[0])).status).toBe(200);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ serviceLocked: true, serviceLockSeen: false });
+    // a late dispatch showing the post unlocked, sent before the lock: the lock stays the service's
+    await threadUpdate(false);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ serviceLocked: true });
+    await threadUpdate(true);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ serviceLocked: true, serviceLockSeen: true });
+    // a status without lock lifts the service's lock
+    h.fake.reset();
+    expect((await setStatus(h.seed.ids.tags[1])).status).toBe(200);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')[0]?.body).toMatchObject({ locked: false });
+
+    // locked again by a status, seen, then unlocked by someone: the lock is no longer the service's
+    expect((await setStatus(h.seed.ids.tags[0])).status).toBe(200);
+    await threadUpdate(true);
+    await threadUpdate(false);
+    expect(await PostModel.findById(thread).lean()).toMatchObject({ serviceLocked: false });
+    await threadUpdate(true);
+    h.fake.reset();
+    expect((await setStatus(h.seed.ids.tags[1])).status).toBe(200);
+    expect(h.fake.callsTo('PATCH', '/channels/{channel_id}')[0]?.body).not.toHaveProperty('locked');
   });
 
   it('posts a status reply once when the answer to its post is lost, and again for a later change to that status', async () => {

@@ -37,9 +37,15 @@ export interface PostRow {
   /**
    * True while the post's lock is the service's: a status with `lock` locked it when it was not locked. A post a
    * moderator locked by hand is never unlocked by a status without `lock`. A dispatch showing the post unlocked
-   * clears it (see `trackPost`).
+   * clears it once the service's lock was seen in a dispatch (see `trackPost`).
    */
   serviceLocked?: boolean;
+  /**
+   * False from the service's lock request until a dispatch shows the post locked: a dispatch showing it unlocked before
+   * then was sent before the lock (the platform's dispatches of a guild come in order) and does not end the service's
+   * lock. Absent (old posts) counts as seen.
+   */
+  serviceLockSeen?: boolean;
 }
 
 /** A status change of a post (see `PostRow.status`). */
@@ -70,6 +76,7 @@ const schema = new Schema<PostRow>(
     statusPending: { type: Boolean },
     status: { type: Schema.Types.Mixed, default: undefined },
     serviceLocked: { type: Boolean },
+    serviceLockSeen: { type: Boolean },
   },
   { versionKey: false, collection: 'posts' },
 );

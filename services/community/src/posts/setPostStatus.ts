@@ -49,9 +49,11 @@ async function beginChange(post: PostRow, tag: string, lock: boolean): Promise<P
   const lockChange = lock ? 'lock' : post.serviceLocked ? 'unlock' : null;
   const change: PostStatusChange = { tag, since: new Date(), settled: false, lockChange };
   const serviceLocked = lockChange === 'lock' ? post.serviceLocked || !post.locked : false;
+  // a new lock of the service's is not yet seen in a dispatch (see `PostRow.serviceLockSeen`)
+  const newLock = lockChange === 'lock' && !post.serviceLocked && !post.locked;
   const begun = await PostModel.findOneAndUpdate(
     { _id: post._id, $or: [{ 'status.tag': { $ne: tag } }, { 'status.settled': true, tags: { $ne: tag } }] },
-    { $set: { status: change, serviceLocked } },
+    { $set: { status: change, serviceLocked, ...(newLock ? { serviceLockSeen: false } : {}) } },
     { returnDocument: 'after' },
   ).lean<PostRow>();
   if (begun) return change;

@@ -31,8 +31,8 @@ export async function displayName(
 
 /**
  * Tracks a thread as a post when its parent is a forum of the guild: creates the post (author = `owner_id`, name
- * looked up once) or updates title, tags, archived and locked (a post seen unlocked no longer holds the service's
- * lock, `serviceLocked`). A new post in a managed forum that carries no status
+ * looked up once) or updates title, tags, archived and locked (a post seen unlocked after the service's lock was seen no
+ * longer holds that lock: `settleServiceLock`). A new post in a managed forum that carries no status
  * tag gets the forum's first status tag applied on the platform (when fewer than 5 tags are applied). Returns the
  * stored post, or null when the thread is not in a forum. Idempotent: a new post is stored `statusPending` until its
  * default status is settled, so a dispatch redelivered after the process died in between applies it.
@@ -52,10 +52,8 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
     locked: thread.thread_metadata?.locked ?? existing?.locked ?? false,
   };
   if (existing) {
-    await PostModel.updateOne(
-      { _id: thread.id },
-      { $set: fields.locked ? fields : { ...fields, serviceLocked: false } },
-    );
+    await PostModel.updateOne({ _id: thread.id }, { $set: fields });
+    if (existing.serviceLocked) await settleServiceLock(thread.id, fields.locked);
     const post = { ...existing, ...fields };
     return existing.statusPending ? applyDefaultStatus(ctx, post) : post;
   }
@@ -79,6 +77,21 @@ export async function trackPost(ctx: CommunityContext, guild: string, thread: Pl
   const { _id, ...insert } = doc;
   await PostModel.updateOne({ _id }, { $setOnInsert: insert }, { upsert: true });
   return applyDefaultStatus(ctx, doc);
+}
+
+/**
+ * What a dispatch showing post `id` `locked` (or not) means for the service's lock: locked, the lock is seen; unlocked
+ * after the lock was seen, someone unlocked it and the lock is no longer the service's. An unlocked post before the
+ * lock was seen is a dispatch sent before the lock (per-guild order): it changes nothing. Conditional writes, so a
+ * lock begun meanwhile (`serviceLockSeen: false`) is never ended by this dispatch.
+ */
+async function settleServiceLock(id: string, locked: boolean): Promise<void> {
+  if (locked) await PostModel.updateOne({ _id: id, serviceLocked: true }, { $set: { serviceLockSeen: true } });
+  else
+    await PostModel.updateOne(
+      { _id: id, serviceLocked: true, serviceLockSeen: { $ne: false } },
+      { $set: { serviceLocked: false } },
+    );
 }
 
 /**
