@@ -41,6 +41,7 @@ export * from './openapi';
 export * from './paging';
 export * from './platform';
 export * from './poller';
+export * from './registerCommands';
 export * from './requestContext';
 export * from './service';
 export * from './snowflake';
