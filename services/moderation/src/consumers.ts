@@ -3,14 +3,17 @@ import { recordLogMessage } from './cases/recordLogMessage';
 import { recordPlatformCase } from './cases/recordPlatformCase';
 import { nameAuditLifter, revokeLifted } from './cases/revokeLifted';
 import { settlePlatformUnban } from './cases/settlePlatformUnban';
+import { handleInteraction } from './commands/handleInteraction';
 import type { ModerationContext } from './config';
 import { liftOf } from './platform/auditLift';
 import { punishmentOf } from './platform/auditPunishment';
-import { fileReport } from './reports/fileReport';
 
 /**
  * What moderation reacts to:
- * - `platform.dispatch.*.other.INTERACTION_CREATE`: "Report message" commands become reports (durable `moderation-reports`);
+ * - `platform.dispatch.*.other.INTERACTION_CREATE` (durable `moderation-reports`, named when it carried only reports:
+ *   renaming it would lose the messages in flight on an upgrade): moderation's commands, their buttons and modals
+ *   (`handleInteraction`: "Report message" files a report, `/warn`, `/timeout`, `/kick`, `/ban`, `/unban`, "Warn",
+ *   the lookups);
  * - `events.logs.*.case.logged`: the case's log channel/message are stored (durable `moderation-case-logged`);
  * - `events.logs.*.journal.undone` (durable `moderation-journal-undone`): a ban or timeout lifted by a journal undo
  *   marks its active case `revoked` by the person who undid it;
@@ -28,7 +31,7 @@ import { fileReport } from './reports/fileReport';
 export async function startConsumers(ctx: ModerationContext): Promise<Stoppable[]> {
   const stops = await Promise.all([
     ctx.bus.consume(dispatchConsumer('moderation-reports', ['INTERACTION_CREATE']), (msg) =>
-      fileReport(ctx.platform, ctx.outbox, ctx.logger, msg.data.d),
+      handleInteraction(ctx, msg.data.d),
     ),
     ctx.bus.consume(eventConsumer('moderation-case-logged', { logs: ['case.logged'] }), async ({ data: event }) =>
       recordLogMessage(ctx.bus, event.guild, event.data.caseNumber, event.data.logChannel, event.data.logMessage),
