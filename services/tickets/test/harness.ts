@@ -15,13 +15,14 @@ export interface Harness extends ServiceHarness<TicketsConfig, 'tickets'> {
 }
 
 /**
- * Starts tickets with a 1 s peer timeout, `RPC.structure` answered from the fake guild, calling as the sample
- * guild's admin; `extraEnv` overrides the service environment.
+ * Starts tickets with a 1 s peer timeout, community's `RPC.structure`, `RPC.access` and `RPC.hierarchy` answered from
+ * the fake guild (`structure: false`: the suite answers them itself), calling as the sample guild's admin; `extraEnv`
+ * overrides the service environment.
  */
-export async function startHarness(extraEnv: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(extraEnv: Record<string, string> = {}, structure = true): Promise<Harness> {
   const h = await startServiceHarness(definition, {
     env: { PEER_TIMEOUT_MS: '1000', ...extraEnv },
-    structure: true,
+    structure,
     caller: { as: 'admin' },
   });
   const interaction: Harness['interaction'] = (user, customId, opts = {}) => {

@@ -1,5 +1,19 @@
-import { HttpProblem, isDuplicateKey, platformFailure } from '@guildhall/shared';
-import { type APIGuildInteraction, type APIInteraction, InteractionType } from 'discord-api-types/v10';
+import {
+  COMMAND,
+  editReply,
+  HttpProblem,
+  isDuplicateKey,
+  platformFailure,
+  replyEphemeral,
+  showModal,
+} from '@guildhall/shared';
+import {
+  type APIChatInputApplicationCommandGuildInteraction,
+  type APIGuildInteraction,
+  type APIInteraction,
+  ApplicationCommandType,
+  InteractionType,
+} from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { displayName } from '../platform/users';
 import type { Actor } from '../settings/actor';
@@ -9,13 +23,37 @@ import { HandledInteractionModel, TicketModel, type TicketRow } from '../tickets
 import { checkCanOpen, findOpening, openTicket } from '../tickets/openTicket';
 import { isTicketStaff } from '../tickets/ticketStaff';
 import { claimTicket, closeTicket } from '../tickets/transitionTicket';
+import { acknowledge } from './acknowledge';
 import { modalAnswers, questionsModal } from './questionsModal';
-import { deferEphemeral, editReply, replyEphemeral, showModal } from './respond';
+import { onTicketCommand } from './ticketCommand';
+
+/** Handles one interaction of this service; `resumed` when a first run of it died half-way. */
+type Handler = (ctx: TicketsContext, interaction: APIGuildInteraction, resumed: boolean) => Promise<void>;
+
+/** The handler of a guild interaction this service answers, or null when it is not one of this service's. */
+function handlerOf(interaction: APIInteraction): Handler | null {
+  if (interaction.type === InteractionType.ApplicationCommand) {
+    if (interaction.data.type !== ApplicationCommandType.ChatInput || interaction.data.name !== COMMAND.ticket) {
+      return null;
+    }
+    return (ctx, i, resumed) => onTicketCommand(ctx, i as APIChatInputApplicationCommandGuildInteraction, resumed);
+  }
+  if (interaction.type !== InteractionType.MessageComponent && interaction.type !== InteractionType.ModalSubmit) {
+    return null;
+  }
+  const parsed = parseCustomId(interaction.data.custom_id);
+  if (!parsed) return null;
+  if (parsed.kind === 'open') return (ctx, i, resumed) => onOpenButton(ctx, i, parsed.typeId, resumed);
+  if (parsed.kind === 'form') return (ctx, i, resumed) => onForm(ctx, i, parsed.typeId, resumed);
+  const action = parsed.kind;
+  return (ctx, i, resumed) => onTicketButton(ctx, i, action, resumed);
+}
 
 /**
- * Handles an INTERACTION_CREATE dispatch of this service's components: the panel button (`ticket:open:<type>`:
- * shows the questions modal, or opens at once when the type has none), the questions modal (`ticket:form:<type>`)
- * and the Claim / Close buttons in a ticket's thread. Refusals (blacklist, one open ticket, not staff, illegal
+ * Handles an INTERACTION_CREATE dispatch of this service's components and command: the panel button
+ * (`ticket:open:<type>`: shows the questions modal, or opens at once when the type has none), the questions modal
+ * (`ticket:form:<type>`), the Claim / Close buttons in a ticket's thread and the `/ticket claim|close|reopen` command
+ * (`onTicketCommand`). Refusals (blacklist, one open ticket, not staff, illegal
  * transition, platform refusal) are answered with an ephemeral message saying why. Other interactions, and
  * redeliveries of one already handled, are ignored. A platform refusal of the answer itself is logged (the
  * interaction token would not get better); other failures (database) throw, so the dispatch is redelivered.
@@ -25,9 +63,8 @@ import { deferEphemeral, editReply, replyEphemeral, showModal } from './respond'
  */
 export async function handleInteraction(ctx: TicketsContext, interaction: APIInteraction): Promise<void> {
   if (!interaction.guild_id || !('member' in interaction) || !interaction.member) return;
-  if (interaction.type !== InteractionType.MessageComponent && interaction.type !== InteractionType.ModalSubmit) return;
-  const parsed = parseCustomId(interaction.data.custom_id);
-  if (!parsed) return;
+  const handler = handlerOf(interaction);
+  if (!handler) return;
   const guildInteraction = interaction as APIGuildInteraction;
   let earlier: { done?: boolean } | null;
   try {
@@ -43,9 +80,7 @@ export async function handleInteraction(ctx: TicketsContext, interaction: APIInt
   if (earlier && earlier.done !== false) return;
   const resumed = earlier !== null;
   try {
-    if (parsed.kind === 'open') await onOpenButton(ctx, guildInteraction, parsed.typeId, resumed);
-    else if (parsed.kind === 'form') await onForm(ctx, guildInteraction, parsed.typeId, resumed);
-    else await onTicketButton(ctx, guildInteraction, parsed.kind, resumed);
+    await handler(ctx, guildInteraction, resumed);
   } catch (err) {
     if (!(err instanceof HttpProblem || platformFailure(err).status > 0)) throw err;
     ctx.logger.warn({ err, interaction: interaction.id }, 'could not answer a ticket interaction');
@@ -69,10 +104,11 @@ async function onOpenButton(
   try {
     type = (await checkCanOpen(interaction.guild_id, typeId, opener.id, findOpening(interaction.id))).type;
   } catch (err) {
-    if (err instanceof HttpProblem && err.status < 500) return replyEphemeral(ctx, interaction, refusalText(err));
+    if (err instanceof HttpProblem && err.status < 500)
+      return replyEphemeral(ctx.platform, interaction, refusalText(err));
     throw err;
   }
-  if (type.questions.length) return showModal(ctx, interaction, questionsModal(type));
+  if (type.questions.length) return showModal(ctx.platform, interaction, questionsModal(type));
   await openAndReport(ctx, interaction, typeId, opener, [], resumed);
 }
 
@@ -104,9 +140,9 @@ async function openAndReport(
   await acknowledge(ctx, interaction, resumed);
   try {
     const ticket = await openTicket(ctx, interaction.guild_id, typeId, opener, answers, interaction.id);
-    await editReply(ctx, interaction, `Your ticket #${ticket.number} is open: <#${ticket.thread}>`);
+    await editReply(ctx.platform, interaction, `Your ticket #${ticket.number} is open: <#${ticket.thread}>`);
   } catch (err) {
-    if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
+    if (err instanceof HttpProblem) return editReply(ctx.platform, interaction, refusalText(err));
     throw err;
   }
 }
@@ -124,34 +160,24 @@ async function onTicketButton(
   const ticket = await TicketModel.findOne({
     thread: interaction.channel_id ?? interaction.channel?.id ?? '',
   }).lean<TicketRow>();
-  if (!ticket) return replyEphemeral(ctx, interaction, 'This is not a ticket thread.');
+  if (!ticket) return replyEphemeral(ctx.platform, interaction, 'This is not a ticket thread.');
   const actor = actorOf(interaction);
   const staff = await isTicketStaff(ticket, {
     roles: interaction.member.roles,
     permissions: BigInt(interaction.member.permissions ?? '0'),
   });
   if (!staff && !(action === 'close' && actor.id === ticket.opener)) {
-    return replyEphemeral(ctx, interaction, `Only staff can ${action} this ticket.`);
+    return replyEphemeral(ctx.platform, interaction, `Only staff can ${action} this ticket.`);
   }
   await acknowledge(ctx, interaction, resumed);
   try {
     if (action === 'claim') await claimTicket(ctx, ticket._id, actor, interaction.id);
     else await closeTicket(ctx, { _id: ticket._id }, actor, null, interaction.id);
-    await editReply(ctx, interaction, action === 'claim' ? 'You claimed this ticket.' : 'Ticket closed.');
+    await editReply(ctx.platform, interaction, action === 'claim' ? 'You claimed this ticket.' : 'Ticket closed.');
   } catch (err) {
-    if (err instanceof HttpProblem) return editReply(ctx, interaction, refusalText(err));
+    if (err instanceof HttpProblem) return editReply(ctx.platform, interaction, refusalText(err));
     throw err;
   }
-}
-
-/**
- * Acknowledges an interaction (deferred, ephemeral). A resumed run goes on when the platform refuses it (the first
- * run acknowledged it, or it is too late for one).
- */
-async function acknowledge(ctx: TicketsContext, interaction: APIGuildInteraction, resumed: boolean): Promise<void> {
-  await deferEphemeral(ctx, interaction).catch((err) => {
-    if (!resumed || platformFailure(err).status === 0) throw err;
-  });
 }
 
 /** The member-facing text of a refusal. */
