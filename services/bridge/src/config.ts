@@ -21,6 +21,10 @@ const shardList = z
  * - `BRIDGE_SHARD_IDS`: the shards this replica runs (comma list), or `BRIDGE_REPLICAS` + `POD_NAME` (a StatefulSet
  *   pod `bridge-N`: ordinal N runs shards N, N + replicas, N + 2 x replicas, ...); neither: every shard.
  * - `BRIDGE_BUFFER_MAX`: dispatches held in memory while NATS is unreachable before the shards pause (default 10 000).
+ * - `COMMANDS_GUILD_ID`: development mode of the application commands' registration (`startCommandRegistration`):
+ *   the commands are registered in this guild only (guild commands appear at once, and a test bot's commands stay out
+ *   of every other guild); unset: registered globally, the production mode. Global commands are left as they are in
+ *   this mode.
  */
 export const bridgeConfigShape = {
   NODE_ENV: baseConfigShape.NODE_ENV,
@@ -39,6 +43,7 @@ export const bridgeConfigShape = {
   BRIDGE_REPLICAS: optional(z.coerce.number().int().positive()),
   POD_NAME: optional(z.string()),
   BRIDGE_BUFFER_MAX: optional(z.coerce.number().int().positive()).transform((v) => v ?? 10_000),
+  COMMANDS_GUILD_ID: optional(z.string().regex(/^\d{17,20}$/, 'a guild id (snowflake)')),
 };
 
 export type BridgeConfig = z.infer<z.ZodObject<typeof bridgeConfigShape>>;

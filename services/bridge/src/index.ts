@@ -1,4 +1,5 @@
 export * from './bridge';
+export * from './commandRegistration';
 export * from './config';
 export * from './replay';
 export * from './replayLine';

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
-import { createApp, createLogger, createMetricsRegistry, type Logger } from '@guildhall/shared';
+import { createApp, createLogger, createMetricsRegistry, createPlatformApi, type Logger } from '@guildhall/shared';
 import { type Bridge, startBridge } from './bridge';
+import { type RunningRegistration, startCommandRegistration } from './commandRegistration';
 import { loadBridgeConfig } from './config';
 
 /** The bridge as a process: its HTTP server and the bridge starting behind it. */
@@ -10,7 +11,9 @@ export interface BridgeService {
   logger: Logger;
   /** Resolves once every assigned shard is READY; rejects when the bridge cannot start (see `startBridge`). */
   started: Promise<Bridge>;
-  /** Stops the bridge (see `Bridge.stop`), then the HTTP server. */
+  /** The application commands' registration, running beside the bridge (see `startCommandRegistration`). */
+  commands: RunningRegistration;
+  /** Stops the commands' registration and the bridge (see `Bridge.stop`), then the HTTP server. */
   stop(): Promise<void>;
 }
 
@@ -18,7 +21,8 @@ export interface BridgeService {
  * Boots the bridge from `env` (see `bridgeConfigShape`; throws `ConfigError` naming bad variables): the HTTP server
  * first, answering `GET /healthz` (process up), `GET /readyz` (200 once NATS is connected and every assigned shard is
  * READY and not paused, else 503) and `GET /metrics` (Prometheus: the `bridge_*` metrics plus process defaults), then
- * the gateway connection (`started`).
+ * the gateway connection (`started`) and, beside it without holding it up, the registration of the application's
+ * commands (`commands`: global, or in the guild `COMMANDS_GUILD_ID`).
  */
 export async function startBridgeService(
   env: Record<string, string | undefined> = process.env,
@@ -41,6 +45,12 @@ export async function startBridgeService(
   });
   const port = (server.address() as { port: number }).port;
   logger.info({ port }, 'bridge listening');
+  const commands = startCommandRegistration({
+    api: createPlatformApi({ baseUrl: config.PLATFORM_API_URL, token: config.PLATFORM_BOT_TOKEN }),
+    scope: config.COMMANDS_GUILD_ID ? { kind: 'guild', guildId: config.COMMANDS_GUILD_ID } : { kind: 'global' },
+    logger,
+    metrics,
+  });
   const started = startBridge({
     token: config.PLATFORM_BOT_TOKEN,
     intents: config.PLATFORM_INTENTS,
@@ -61,8 +71,10 @@ export async function startBridgeService(
     url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`,
     logger,
     started,
+    commands,
     stop() {
       stopping ??= (async () => {
+        commands.stop();
         await started.then((b) => b.stop()).catch(() => undefined);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
