@@ -1,4 +1,5 @@
 export { DiscordError, type DiscordFieldErrors } from './errors';
+export type { UnmodelledCall } from './fallback';
 export { GATEWAY_PATH, type GatewayOptions, shardOf } from './gateway/server';
 export * from './limits';
 export * from './messages';

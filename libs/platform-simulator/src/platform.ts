@@ -1,5 +1,6 @@
 import type { APIGuildMember, APIMessage, GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
 import type { SimulatorClockOptions } from './clock';
+import type { UnmodelledCall } from './fallback';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { GatewayOptions, SimulatorGateway } from './gateway/server';
 import type { FakeGuildState, InjectedError, RecordedCall, SeedGuild, SeedMember, SeedUser } from './types';
@@ -44,6 +45,12 @@ export interface FakePlatform {
   calls: RecordedCall[];
   /** Every call that did not match the OpenAPI description, human-readable. */
   violations: string[];
+  /**
+   * Every call (REST or `actAsUser`) of an operation Discord documents but the simulator does not model, answered 501
+   * `{ message: "<METHOD> <route> is not modelled by the simulator", code: 0 }`, since start (`reset` keeps them).
+   * The system harness fails a run that made any.
+   */
+  readonly unmodelled: readonly UnmodelledCall[];
   /**
    * Adds or replaces a guild (see `SeedGuild`); running gateway sessions of its shard get its GUILD_CREATE, unless
    * `announce` is false (the live state is replaced silently, e.g. to catch up with dispatches sent by `dispatch`).

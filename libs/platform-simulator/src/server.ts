@@ -7,7 +7,7 @@ import { type ParsedBody, parseBody } from './body';
 import { SimulatorClock } from './clock';
 import type { Handler, Reply, RequestContext } from './context';
 import { DiscordError, errors, invalidFormBody } from './errors';
-import { plausibleReply } from './fallback';
+import { notModelled } from './fallback';
 import { guildCreateData } from './gateway/guildCreate';
 import { GATEWAY_PATH, SimulatorGateway } from './gateway/server';
 import { submitModal, useComponent } from './interactionCreate';
@@ -198,7 +198,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     }
   };
 
-  /** Runs the modelled handler of an operation (or answers a plausible success) as `who.actor`. */
+  /** Runs the modelled handler of an operation as `who.actor`; 501 for an operation it does not model. */
   const runOperation = (
     operation: Operation,
     params: Record<string, string>,
@@ -225,7 +225,8 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
       actor: who.actor,
     };
     const handler: Handler | undefined = routes[`${ctx.method} ${operation.route}`];
-    return handler ? handler(ctx) : plausibleReply(doc, operation, body);
+    if (!handler) throw notModelled(state, ctx.method, operation.route);
+    return handler(ctx);
   };
 
   /**
@@ -354,6 +355,7 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
     clientSecret: state.clientSecret,
     calls,
     violations,
+    unmodelled: state.unmodelled,
     seedGuild(seed, options = {}) {
       state.guilds.set(seed.id, buildGuildState(seed, state));
       if (options.announce ?? true) gateway.guildJoined(seed.id);

@@ -13,6 +13,7 @@ import {
 import { CdnFiles } from './cdn';
 import type { SimulatorClock } from './clock';
 import { errors } from './errors';
+import type { UnmodelledCall } from './fallback';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { Secrets } from './secrets';
 import type { FakeChannel, FakeGuildState, InteractionOrigin, OpenModal, SeedUser } from './types';
@@ -91,6 +92,11 @@ export class PlatformState {
    * within `NONCE_WINDOW_MS` returns it instead of posting again (see `routes/messages.ts`).
    */
   readonly sentNonces = new Map<string, { message: APIMessage; at: number }>();
+  /**
+   * Every call of a documented operation the simulator does not model (answered 501, see `notModelled`), oldest first,
+   * since the simulator started (neither `reset()` nor `clear()` forgets them).
+   */
+  readonly unmodelled: UnmodelledCall[] = [];
   lastOAuthUserId?: string;
   /** What GET /gateway/bot answers (set by the simulator gateway once it listens). */
   gatewayBot?: () => RESTGetAPIGatewayBotResult;

@@ -90,7 +90,28 @@ export interface System {
   dayPlayer: GuildDayDriver;
   /** The NATS server the system uses. */
   natsUrl: string;
+  /**
+   * Stops the processes, the fake platform and the providers and deletes the namespace, then fails (rejects, naming
+   * the routes) when the fake platform answered any call 501 during the run (`assertAllModelled`).
+   */
   stop(): Promise<void>;
+}
+
+/**
+ * Throws an Error naming every route the fake platform answered 501 because it does not model it (with how many
+ * calls), so a run in which a service, the demo day or a test depended on such a route fails: a route the simulator
+ * does not model proves nothing about the real platform (see docs/simulator.md).
+ */
+export function assertAllModelled(fake: Pick<FakePlatform, 'unmodelled'>): void {
+  if (!fake.unmodelled.length) return;
+  const counts = new Map<string, number>();
+  for (const { method, route } of fake.unmodelled)
+    counts.set(`${method} ${route}`, (counts.get(`${method} ${route}`) ?? 0) + 1);
+  const routes = [...counts].map(([route, n]) => `${route} (${n} call${n === 1 ? '' : 's'})`);
+  throw new Error(
+    `The platform simulator answered 501 to ${fake.unmodelled.length} call(s) of routes it does not model ` +
+      `(model them in libs/platform-simulator/src/routes):\n- ${routes.join('\n- ')}`,
+  );
 }
 
 /** Offsets from the base port the system's processes listen on (scripts/stack.js): services, bridge, embedded
@@ -280,6 +301,7 @@ export async function startSystem(
       await Promise.all([fake.close(), staff.close(), google.close()]);
       await deleteNamespace(namespace);
       rmSync(dataDir, { recursive: true, force: true });
+      assertAllModelled(fake);
     },
   };
 }
