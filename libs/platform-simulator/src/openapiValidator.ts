@@ -93,11 +93,12 @@ function forAjv(value: unknown): unknown {
 }
 
 /** Permission bitfields Discord's API takes as integers or, as on the wire, as decimal strings. */
-const PERMISSION_FIELDS = new Set(['permissions', 'allow', 'deny']);
+const PERMISSION_FIELDS = new Set(['permissions', 'allow', 'deny', 'default_member_permissions']);
 
 /**
- * Lets the integer permission fields (`permissions` of roles, `allow`/`deny` of overwrites) also be decimal strings,
- * as Discord accepts them (the OpenAPI description only declares integers).
+ * Lets the integer permission fields (`permissions` of roles, `allow`/`deny` of overwrites, commands'
+ * `default_member_permissions`) also be decimal strings, as Discord accepts them (the OpenAPI description only declares
+ * integers).
  */
 function permissionsAsStrings(properties: Schema): Schema {
   const out: Schema = {};

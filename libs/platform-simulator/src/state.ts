@@ -1,5 +1,6 @@
 import { newSnowflake, snowflakeTime } from '@guildhall/shared';
 import {
+  type APIApplicationCommand,
   type APIAuditLogEntry,
   type APIDMChannel,
   type APIGuildMember,
@@ -76,6 +77,11 @@ export class PlatformState {
   readonly interactionOriginals = new Map<string, APIMessage>();
   /** Interactions that got their one callback, by interaction id (a second callback answers 400 40060). */
   readonly acknowledgedInteractions = new Set<string>();
+  /**
+   * The application's commands (see `commands.ts`): the global ones under `GLOBAL_COMMANDS`, each guild's under its
+   * id, in registration order.
+   */
+  readonly applicationCommands = new Map<string, APIApplicationCommand[]>();
   /** Who made each interaction and where, by interaction token (see `useComponent`). */
   readonly interactionOrigins = new Map<string, InteractionOrigin>();
   /** The modal open for each user (the bot answered one of their interactions with callback type 9). */
@@ -134,6 +140,7 @@ export class PlatformState {
       this.dmChannels,
       this.dmMessages,
       this.sentNonces,
+      this.applicationCommands,
     ])
       map.clear();
     this.closedDms.clear();

@@ -1,4 +1,5 @@
 import type { RouteTable } from '../context';
+import { applicationRoutes } from './applications';
 import { dmRoutes } from './dms';
 import { expressionRoutes } from './expressions';
 import { gatewayRoutes } from './gateway';
@@ -22,4 +23,5 @@ export const routes: RouteTable = {
   ...gatewayRoutes,
   ...dmRoutes,
   ...webhookRoutes,
+  ...applicationRoutes,
 };
