@@ -105,9 +105,10 @@ export async function askConfirmation(
       state: 'pending',
       expiresAt: new Date(Date.now() + CONFIRMATION_TTL_MS),
     };
+    const { _id, ...fields } = row;
     const stored = await ConfirmationModel.findOneAndUpdate(
-      { _id: row._id },
-      { $setOnInsert: row },
+      { _id },
+      { $setOnInsert: fields },
       { upsert: true, returnDocument: 'after' },
     ).lean<ConfirmationRow>();
     return question(stored ?? row);
