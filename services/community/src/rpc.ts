@@ -1,4 +1,5 @@
 import {
+  type AccessManyReply,
   type AccessReply,
   type AccessRequest,
   type FeaturesReply,
@@ -12,6 +13,7 @@ import {
 } from '@guildhall/shared';
 import { checkHierarchy } from './access/checkHierarchy';
 import { resolveAccess } from './access/resolveAccess';
+import { resolveAccessMany } from './access/resolveAccessMany';
 import type { CommunityContext } from './config';
 import { communityFeatures } from './setup/communityFeatures';
 import { loadStructure } from './structure/loadStructure';
@@ -20,6 +22,7 @@ import { toStructure } from './structure/toStructure';
 /**
  * The requests community answers over NATS:
  * - RPC.access `{guild, user}` -> `{member, owner, permissions, roles, caps}` (the gateway, on every dashboard call);
+ * - RPC.accessMany `{user, guilds}` -> `{answers: {guild: access answer}}` (the gateway's `/auth/me`, up to 200 guilds);
  * - RPC.structure `{guild}` -> `{roles, channels, botTop}` (404 problem for a guild unknown to the platform);
  * - RPC.hierarchy `{guild, actor, target?, action?, roles?}` -> `{allowed}` or `{allowed: false, code, detail}`
  *   (moderation, tickets, logs, community itself; a problem when the check cannot be made);
@@ -28,6 +31,7 @@ import { toStructure } from './structure/toStructure';
 export function startResponders(ctx: CommunityContext): Stoppable[] {
   const subs = [
     ctx.bus.reply<AccessRequest, AccessReply>(RPC.access, (req) => resolveAccess(ctx, req)),
+    ctx.bus.reply<unknown, AccessManyReply>(RPC.accessMany, (req) => resolveAccessMany(ctx, req)),
     ctx.bus.reply<StructureRequest, StructureReply>(RPC.structure, async (req) =>
       toStructure(await loadStructure(ctx, req.guild)),
     ),

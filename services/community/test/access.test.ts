@@ -1,4 +1,4 @@
-import { type AccessReply, CAPS, RPC, type StructureReply } from '@guildhall/shared';
+import { type AccessManyReply, type AccessReply, CAPS, RPC, type StructureReply } from '@guildhall/shared';
 import { waitFor } from '@guildhall/testkit';
 import { type Harness, startHarness } from './harness';
 
@@ -30,6 +30,30 @@ describe('community: RPC.access and structure', () => {
     expect(stranger).toEqual({ member: false, owner: false, permissions: [], roles: [], caps: [] });
     expect(h.fake.callsTo('GET', '/guilds/{guild_id}/members/{user_id}').map((c) => c.status)).toContain(404);
     h.fake.assertNoViolations();
+  });
+
+  it('answers many guilds in one question; a guild without the bot costs platform calls only the first time', async () => {
+    const absent = ['823456789012345671', '823456789012345672'];
+    const ask = () =>
+      h.peer.request<AccessManyReply>(
+        RPC.accessMany,
+        { user: h.seed.ids.owner, guilds: [h.seed.id, ...absent] },
+        5_000,
+      );
+    h.fake.reset();
+    const first = await ask();
+    expect(first.answers[h.seed.id]).toMatchObject({ member: true, owner: true, caps: [...CAPS] });
+    for (const guild of absent)
+      expect(first.answers[guild]).toEqual({ member: false, owner: false, permissions: [], roles: [], caps: [] });
+    const absentCalls = () => h.fake.calls.filter((c) => absent.some((g) => c.path.startsWith(`/guilds/${g}`))).length;
+    expect(absentCalls()).toBeGreaterThan(0);
+    const afterFirst = absentCalls();
+    const second = await ask();
+    expect(second.answers).toEqual(first.answers);
+    expect(absentCalls()).toBe(afterFirst);
+    await expect(
+      h.peer.request(RPC.accessMany, { user: h.seed.ids.owner, guilds: ['0123'] }, 5_000),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it('gives staff-role members the caps of their roles, set through PUT /staff/{role}', async () => {

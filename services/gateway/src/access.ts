@@ -1,16 +1,19 @@
-import { AccessCache, type AccessReply, forbidden, type Identity, RPC } from '@guildhall/shared';
+import { AccessCache, type AccessManyReply, type AccessReply, forbidden, type Identity, RPC } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GatewayContext } from './config';
 import { gatewayState } from './state';
 
 /**
- * The RPC.access query over the bus, with the shared peer timeout, following community's invalidations; an answer
+ * The RPC.access query (and RPC.accessMany for many guilds at once) over the bus, with the shared peer timeout, following community's invalidations; an answer
  * for a timed-out member is kept only until the timeout ends (`AccessCache`).
  */
 export function accessCache(ctx: GatewayContext): AccessCache {
   const cache = new AccessCache(
     (req, timeoutMs) => ctx.bus.request<AccessReply>(RPC.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
     ctx.config.ACCESS_CACHE_MS,
+    performance,
+    Date.now,
+    (req, timeoutMs) => ctx.bus.request<AccessManyReply>(RPC.accessMany, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
   );
   cache.follow(ctx.bus, ctx.logger);
   return cache;

@@ -1,6 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type FakePlatform, startFakePlatform } from '@guildhall/platform-simulator';
 import {
+  type AccessManyReply,
+  type AccessManyRequest,
   type AccessReply,
   type AccessRequest,
   apiRoutes,
@@ -66,6 +68,7 @@ let community: Server;
 let communityUrl: string;
 const communitySaw: Identity[] = [];
 const accessAsked: AccessRequest[] = [];
+const accessManyAsked: AccessManyRequest[] = [];
 
 async function sessionFor(user: string, name = `user${user.slice(-4)}`): Promise<string> {
   const { id } = await createSession({
@@ -131,17 +134,21 @@ beforeAll(async () => {
   community = createServer(app);
   communityUrl = await listen(community);
   peer = await EventBus.connect({ url: testNatsUrl(), name: 'community-test', namespace: ns, logger });
+  const accessOf = (guild: string, user: string): AccessReply =>
+    (guild === GUILD ? access[user] : undefined) ?? {
+      member: false,
+      owner: false,
+      permissions: [],
+      roles: [],
+      caps: [],
+    };
   peer.reply<AccessRequest, AccessReply>(RPC.access, async (req) => {
     accessAsked.push(req);
-    return (
-      (req.guild === GUILD ? access[req.user] : undefined) ?? {
-        member: false,
-        owner: false,
-        permissions: [],
-        roles: [],
-        caps: [],
-      }
-    );
+    return accessOf(req.guild, req.user);
+  });
+  peer.reply<AccessManyRequest, AccessManyReply>(RPC.accessMany, async (req) => {
+    accessManyAsked.push(req);
+    return { answers: Object.fromEntries(req.guilds.map((g) => [g, accessOf(g, req.user)])) };
   });
   const env = await testServiceEnv('gateway', {
     NATS_NAMESPACE: ns,
@@ -459,6 +466,30 @@ describe('OAuth2 login', () => {
     const out = await api('/auth/logout', { method: 'POST', cookie, headers: { origin: DASH } });
     expect(out.status).toBe(204);
     expect(out.headers.getSetCookie().some((c) => /^service_signed_in=;/.test(c))).toBe(true);
+  });
+
+  it('/auth/me for a session of 100 guilds asks community once, and not again while the answers are cached', async () => {
+    const others = Array.from({ length: 99 }, (_, i) => String(1_200_000_000_000_000_000n + BigInt(i)));
+    const guilds = [GUILD, ...others];
+    const { id: cookie } = await createSession({
+      user: { id: HELPER, username: 'hale', name: 'hale', avatar: null },
+      ttlMs: 3_600_000,
+      source: 'operator',
+      guilds: guilds.map((id) => ({ id, name: `g${id.slice(-3)}`, icon: null, owner: false, permissions: '0' })),
+    });
+    const [singleBefore, manyBefore] = [accessAsked.length, accessManyAsked.length];
+    const me = await api('/auth/me', { cookie });
+    expect(me.status).toBe(200);
+    const body = (await me.json()) as { guilds: Array<{ id: string; caps: string[]; bot: boolean }> };
+    expect(body.guilds).toMatchObject([{ id: GUILD, bot: true, caps: ['tickets.read'] }]);
+    expect(accessManyAsked.slice(manyBefore)).toHaveLength(1);
+    // the helper's answer for GUILD may be cached from an earlier test: every other guild is asked in that one question
+    expect(accessManyAsked.at(-1)?.guilds).toEqual(expect.arrayContaining(others));
+    expect(accessAsked.length).toBe(singleBefore);
+    // every answer is cached now: a second /auth/me asks nothing
+    expect((await api('/auth/me', { cookie })).status).toBe(200);
+    expect(accessManyAsked.length).toBe(manyBefore + 1);
+    expect(accessAsked.length).toBe(singleBefore);
   });
 
   it('ignores an absolute next and refuses a state not started in this browser', async () => {

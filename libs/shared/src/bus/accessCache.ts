@@ -1,5 +1,5 @@
 import { LRUCache, type Perf } from 'lru-cache';
-import type { AccessReply, AccessRequest } from '../contract/rpc';
+import type { AccessManyReply, AccessManyRequest, AccessReply, AccessRequest } from '../contract/rpc';
 import type { Logger } from '../logger';
 import type { Stoppable } from '../service';
 import { dropKey, onInvalidation } from './cacheInvalidation';
@@ -14,6 +14,8 @@ function remainingMs(until: string, wallClock: () => number): number {
 
 /** Asks community `RPC.access` for `req`, waiting at most `timeoutMs` (the caller's default when absent). */
 export type AskAccess = (req: AccessRequest, timeoutMs?: number) => Promise<AccessReply>;
+/** Asks community `RPC.accessMany` for `req` (one user, many guilds) in one question. */
+export type AskAccessMany = (req: AccessManyRequest, timeoutMs?: number) => Promise<AccessManyReply>;
 
 /**
  * Community's answers to `RPC.access` (a user's membership, roles, permissions and caps in a guild), reused for
@@ -27,12 +29,15 @@ export type AskAccess = (req: AccessRequest, timeoutMs?: number) => Promise<Acce
  */
 export class AccessCache {
   private readonly cache: LRUCache<string, AccessReply, { req: AccessRequest; timeoutMs?: number }>;
+  /** Counts the invalidations received: answers asked while one arrived are not kept (`getMany`). */
+  private invalidations = 0;
 
   constructor(
     private readonly ask: AskAccess,
     private readonly ttlMs: number,
     clock: Perf = performance,
-    wallClock: () => number = Date.now,
+    private readonly wallClock: () => number = Date.now,
+    private readonly askMany?: AskAccessMany,
   ) {
     this.cache = new LRUCache<string, AccessReply, { req: AccessRequest; timeoutMs?: number }>({
       max: MAX_CACHED,
@@ -42,8 +47,7 @@ export class AccessCache {
       ignoreFetchAbort: true,
       fetchMethod: async (_key, _stale, { context, options }) => {
         const reply = await this.ask(context.req, context.timeoutMs);
-        if (reply.timedOutUntil)
-          options.ttl = Math.max(1, Math.min(ttlMs, remainingMs(reply.timedOutUntil, wallClock)));
+        options.ttl = this.ttlOf(reply);
         return reply;
       },
     });
@@ -62,10 +66,58 @@ export class AccessCache {
   }
 
   /**
+   * Community's answers for `user` in each of `guilds` (by guild id): the cached ones, and the others from one
+   * `RPC.accessMany` question (without `askMany`, one `RPC.access` question each), kept as `get` keeps them unless an
+   * invalidation arrived meanwhile. A guild community could not answer for is missing from the map. Throws the bus's
+   * 503 problem when community does not answer at all.
+   */
+  async getMany(guilds: readonly string[], user: string, timeoutMs?: number): Promise<Map<string, AccessReply>> {
+    const answers = new Map<string, AccessReply>();
+    const missing: string[] = [];
+    for (const guild of new Set(guilds)) {
+      const cached = this.ttlMs > 0 ? this.cache.get(`${guild}:${user}`) : undefined;
+      if (cached) answers.set(guild, cached);
+      else missing.push(guild);
+    }
+    if (missing.length === 0) return answers;
+    if (!this.askMany) {
+      const asked = await Promise.allSettled(missing.map((guild) => this.get(guild, user, timeoutMs)));
+      asked.forEach((a, i) => {
+        if (a.status === 'fulfilled') answers.set(missing[i] as string, a.value);
+      });
+      return answers;
+    }
+    const invalidationsBefore = this.invalidations;
+    const reply = await this.askMany({ user, guilds: missing }, timeoutMs);
+    const keep = this.ttlMs > 0 && this.invalidations === invalidationsBefore;
+    for (const guild of missing) {
+      const answer = reply.answers[guild];
+      if (!answer) continue;
+      answers.set(guild, answer);
+      if (keep) this.cache.set(`${guild}:${user}`, answer, { ttl: this.ttlOf(answer) });
+    }
+    return answers;
+  }
+
+  /**
    * Drops the answers named on `cache.invalidate.access` (`<guild>:<user>`, or `<guild>:*` for the whole guild); a
    * question in flight then is answered but not kept.
    */
   follow(bus: EventBus, logger: Logger): Stoppable {
-    return onInvalidation(bus, 'access', (key) => dropKey(this.cache, key), logger);
+    return onInvalidation(
+      bus,
+      'access',
+      (key) => {
+        this.invalidations++;
+        dropKey(this.cache, key);
+      },
+      logger,
+    );
+  }
+
+  /** How long `reply` may be kept, in ms: `ttlMs`, and for a timed-out member no longer than the timeout lasts. */
+  private ttlOf(reply: AccessReply): number {
+    if (!reply.timedOutUntil) return this.ttlMs;
+    return Math.max(1, Math.min(this.ttlMs, remainingMs(reply.timedOutUntil, this.wallClock)));
   }
 }

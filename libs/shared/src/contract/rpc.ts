@@ -10,6 +10,11 @@ import type { JournalEvent, LoggedMessage } from './logs';
 export const RPC = {
   /** community answers: may `user` act in `guild`, and with which caps. Asked by the gateway (cached briefly). */
   access: 'rpc.community.access',
+  /**
+   * community answers: `access` for one user in up to `ACCESS_MANY_MAX` guilds at once (the gateway's `/auth/me`,
+   * which lists every guild of a session).
+   */
+  accessMany: 'rpc.community.accessMany',
   /** community answers: the guild's structure (roles, channels, botTop), fetched from the platform when missing. */
   structure: 'rpc.community.structure',
   /**
@@ -28,6 +33,17 @@ export const RPC = {
 export interface AccessRequest {
   guild: string;
   user: string;
+}
+/** The most guilds one `RPC.accessMany` question may name (the platform's `GET /users/@me/guilds` page size). */
+export const ACCESS_MANY_MAX = 200;
+export interface AccessManyRequest {
+  user: string;
+  /** Guild ids, at most `ACCESS_MANY_MAX`. */
+  guilds: string[];
+}
+/** The `AccessReply` of each guild asked, by guild id; a guild whose answer failed (e.g. the platform refused) is missing. */
+export interface AccessManyReply {
+  answers: Record<string, AccessReply>;
 }
 /** `member`: the user is in the guild. `caps`: effective caps (all for owner, Administrator, Manage Server). */
 export interface AccessReply {

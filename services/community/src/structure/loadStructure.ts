@@ -2,25 +2,35 @@ import { HttpProblem, isDuplicateKey, isPlatformNotFound, notFound, platformProb
 import type { APIChannel, APIEmoji, APIGuild, APIGuildMember, APISticker } from 'discord-api-types/v10';
 import type { CommunityContext } from '../config';
 import { replaceGuildItems } from '../packs/guildItems';
+import { AbsentGuildModel } from './absentGuildModel';
 import { type PlatformChannel, THREAD_TYPES, toStoredChannel, toStoredRole } from './fromPlatform';
 import { StructureModel, type StructureRow } from './model';
 
 /**
  * The stored structure of `guild`, fetched from the platform (guild, channels, the bot's member) when missing or
  * older than `STRUCTURE_MAX_AGE_MS`. Throws 404 when the platform does not know the guild (or the bot is not in
- * it), 502 when the platform refuses otherwise and 503 (`bot_user_unknown`) while the bot's user id is not known yet,
+ * it; remembered for `ABSENT_GUILD_MS`, so asking again costs no platform call until then or until the bot joins), 502 when the platform refuses otherwise and 503 (`bot_user_unknown`) while the bot's user id is not known yet,
  * when nothing is stored (a stale stored structure is served then).
  */
 export async function loadStructure(ctx: CommunityContext, guild: string): Promise<StructureRow> {
   const stored = await StructureModel.findById(guild).lean<StructureRow>();
   if (stored && Date.now() - new Date(stored.fetchedAt).getTime() < ctx.config.STRUCTURE_MAX_AGE_MS) return stored;
+  if (!stored && (await AbsentGuildModel.exists({ _id: guild, until: { $gt: new Date() } })))
+    throw notFound(`Guild ${guild} is unknown to the platform or the bot is not in it`);
   try {
     return await fetchStructure(ctx, guild);
   } catch (err) {
+    if (!stored && err instanceof HttpProblem && err.status === 404) await rememberAbsent(ctx, guild);
     if (!stored || (err instanceof HttpProblem && err.status === 404)) throw err;
     ctx.logger.warn({ err, guild }, 'refreshing the structure failed; serving the stored one');
     return stored;
   }
+}
+
+/** Remembers that the platform answered 404 for `guild` (see `AbsentGuildRow`) for `ABSENT_GUILD_MS`. */
+async function rememberAbsent(ctx: CommunityContext, guild: string): Promise<void> {
+  const until = new Date(Date.now() + ctx.config.ABSENT_GUILD_MS);
+  await AbsentGuildModel.updateOne({ _id: guild }, { $set: { until } }, { upsert: true });
 }
 
 /** How often `fetchStructure` fetches again when dispatches changed the stored structure while it fetched. */
@@ -113,9 +123,10 @@ function snapshotRow(guild: string, snapshot: GuildSnapshot, previous: StoredRev
 
 /**
  * Replaces the stored structure of `guild` with the snapshot a dispatch carries (GUILD_CREATE, applied in stream
- * order, so unconditionally) and returns it.
+ * order, so unconditionally) and returns it; the guild is no longer remembered as absent.
  */
 export async function storeGuildSnapshot(guild: string, snapshot: GuildSnapshot): Promise<StructureRow> {
+  await AbsentGuildModel.deleteOne({ _id: guild });
   const previous = await StructureModel.findById(guild, { botRoles: 1, rev: 1 }).lean<StoredRevision>();
   const doc = snapshotRow(guild, snapshot, previous);
   await StructureModel.replaceOne({ _id: guild }, doc, { upsert: true });

@@ -1,5 +1,5 @@
 import type { CDN } from '@discordjs/rest';
-import type { AccessCache, DashboardGuild as DashboardGuildSchema } from '@guildhall/shared';
+import type { AccessCache, AccessReply, DashboardGuild as DashboardGuildSchema } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { z } from 'zod';
 import { canManage } from './platformOAuth';
@@ -31,8 +31,9 @@ export type DashboardGuild = z.infer<typeof DashboardGuildSchema>;
 
 /**
  * The session's guilds the dashboard lists for `user`: those they can manage (owner, Administrator, Manage Server at
- * login) and those where a staff role gives them at least one cap (community's `RPC.access`, through the gateway's
- * access cache). A guild whose access answer shows the user as a member has the bot (community only knows guilds the
+ * login) and those where a staff role gives them at least one cap (community's access answers, through the gateway's
+ * access cache: the cached ones, the rest in one `RPC.accessMany` question; when community does not answer, each
+ * guild shows `bot: null` and only the manageable ones are listed). A guild whose access answer shows the user as a member has the bot (community only knows guilds the
  * bot is in); for a manageable guild without the bot, `invite` is the bot's authorize link for that guild
  * (`platform.authorize` with `platform.clientId`); `iconUrl` is on `platform.cdn`.
  */
@@ -42,11 +43,15 @@ export async function dashboardGuilds(
   access: AccessCache,
   platform: { authorize: URL; clientId: string; cdn: CDN },
 ): Promise<DashboardGuild[]> {
-  const answers = await Promise.allSettled(guilds.map((g) => access.get(g.id, user)));
+  const answers = await access
+    .getMany(
+      guilds.map((g) => g.id),
+      user,
+    )
+    .catch(() => new Map<string, AccessReply>());
   const listed: DashboardGuild[] = [];
-  guilds.forEach((guild, i) => {
-    const answer = answers[i];
-    const reply = answer?.status === 'fulfilled' ? answer.value : null;
+  guilds.forEach((guild) => {
+    const reply = answers.get(guild.id) ?? null;
     const manage = canManage(guild);
     const caps = reply?.member ? reply.caps : [];
     if (!manage && caps.length === 0) return;
