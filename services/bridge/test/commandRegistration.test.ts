@@ -62,6 +62,7 @@ describe('the bridge registers the application commands (against the platform si
 
   it('registers every declared command at the first start, while the bridge forwards dispatches', async () => {
     expect(await globalCommands()).toEqual([]);
+    await expect(runKick()).rejects.toMatchObject({ status: 404, code: 10063 }); // nothing registered yet
     const result = await startService();
     expect(result).toMatchObject({ applicationId: fake.clientId, scope: { kind: 'global' }, registered: true });
     expect(result.differences).toHaveLength(APPLICATION_COMMANDS.length);
@@ -108,6 +109,13 @@ describe('the bridge registers the application commands (against the platform si
     const idOf = (list: APIApplicationCommand[], name: string) => list.find((c) => c.name === name)?.id;
     expect(idOf(after, COMMAND.timeout)).toBe(idOf(before, COMMAND.timeout));
     expect(after.find((c) => c.name === COMMAND.timeout)?.description).toBe('Silence a member for a while');
+    // no longer registered: the platform offers no /kick, no member can run it, the bot receives nothing
+    const interactions: unknown[] = [];
+    const off = fake.onDispatch((_guild, t, d) => {
+      if (t === 'INTERACTION_CREATE') interactions.push(d);
+    });
+    await expect(runKick()).rejects.toMatchObject({ status: 404, code: 10063 });
+    expect(interactions).toEqual([]);
 
     // the bridge's next start puts the declaration back
     expect(await startService()).toMatchObject({
@@ -115,6 +123,11 @@ describe('the bridge registers the application commands (against the platform si
       differences: [`changed ${COMMAND.timeout}: description`, `missing ${COMMAND.kick}`],
     });
     expect(names(await globalCommands())).toEqual(names(APPLICATION_COMMANDS));
+    const id = await runKick();
+    off();
+    expect(interactions).toEqual([
+      expect.objectContaining({ id, type: 2, data: expect.objectContaining({ name: COMMAND.kick, type: 1 }) }),
+    ]);
   });
 
   it('retries a failed registration with backoff and never holds up the bridge', async () => {
@@ -176,6 +189,12 @@ describe('the bridge registers the application commands (against the platform si
     await expect(startBridgeService(env({ COMMANDS_GUILD_ID: 'lantern' }))).rejects.toThrow(/COMMANDS_GUILD_ID/);
   });
 
+  /** The guild's admin runs `/kick` on a member in #general; resolves the interaction id. */
+  function runKick(): Promise<string> {
+    return fake.actAsUser(seed.ids.admin).runCommand(seed.id, seed.ids.general, COMMAND.kick, {
+      options: { member: seed.ids.member, reason: 'spam' },
+    });
+  }
   /** `/readyz` of the running service. */
   async function readyz(): Promise<number> {
     return (await fetch(`${service?.url}/readyz`)).status;
