@@ -33,6 +33,7 @@ let ownerCookie: string;
 let g: string;
 const word = `lanternword${Date.now().toString(36)}`;
 let ticketNumber: number;
+let ticketThread: string;
 
 /** The API as the owner (cookie + the gateway's own origin, which the dashboard runs on). */
 async function ownerApi<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -98,6 +99,7 @@ beforeAll(async () => {
     opener: PLAIN_MEMBER,
   });
   ticketNumber = ticket.number;
+  ticketThread = ticket.thread;
   await postMessage(ticket.thread, `my order never arrived ${word}`);
   await postMessage(FIXTURE_IDS.channels.general, `hello from the hall ${word}`);
   await waitFor(
@@ -358,6 +360,29 @@ describeBrowser('dashboard', () => {
     expect(after.ticket.status).toBe('open');
     await expect(page.locator('.facts .badge').textContent()).resolves.toBe('open');
     await expectCleanPage(page, errors, [/ERR_CONNECTION_RESET/]);
+  });
+
+  it("shows a ticket's newest 50 messages and loads the older ones on demand", async () => {
+    for (let i = 1; i <= 55; i++) await postMessage(ticketThread, `follow-up ${i} ${word}`);
+    const ticketPath = `/api/v1/servers/${g}/tickets/${ticketNumber}`;
+    const all = await waitFor(
+      () => ok<{ messages: Array<{ content: string }> }>('GET', `${ticketPath}?limit=100`),
+      (r) => r.messages.filter((m) => m.content.startsWith('follow-up ')).length === 55,
+      20_000,
+    );
+    await page.goto(url(`/tickets/${ticketNumber}`));
+    await page.getByText(`follow-up 55 ${word}`).waitFor();
+    const first = `my order never arrived ${word}`;
+    expect(await page.locator('.transcript > li').count()).toBe(50);
+    await expect(page.locator('.transcript').textContent()).resolves.not.toContain(first);
+    await page.getByRole('button', { name: 'Load older messages' }).click();
+    await page.locator('.transcript', { hasText: first }).waitFor();
+    expect(await page.locator('.transcript > li').count()).toBe(all.messages.length);
+    await expect(page.getByRole('button', { name: 'Load older messages' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Whole transcript' }).getAttribute('href')).resolves.toBe(
+      `${ticketPath}/transcript`,
+    );
+    await expectCleanPage(page, errors);
   });
 
   it('adds a ticket type with a modal question', async () => {

@@ -6,15 +6,35 @@ import { useAction, useIdempotencyKey, useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
 import type { Ticket, TicketMessage } from '../types';
 
+/** Messages per page of the conversation (the API's default page). */
+const PAGE = 50;
+
 /**
  * One ticket: its state, claim/close/reopen (with `tickets.manage`; each carries an `Idempotency-Key`, the same for a
- * retry of the same action), and the transcript with attachments.
+ * retry of the same action), the notices the platform refused to post, and the conversation with attachments: the
+ * newest 50 messages, older pages on demand (`before` the oldest shown), the whole transcript as a link.
  */
 export function TicketPage() {
   const { guild = '', number = '' } = useParams();
   const info = useGuild(guild);
   useTitle(`Ticket #${number}`);
-  const view = useLoad<{ ticket: Ticket; messages: TicketMessage[] }>(guildPath(guild, `/tickets/${number}`));
+  const view = useLoad<{ ticket: Ticket; messages: TicketMessage[] }>(
+    guildPath(guild, `/tickets/${number}`, { limit: String(PAGE) }),
+  );
+  const [older, setOlder] = useState<{ messages: TicketMessage[]; more: boolean } | null>(null);
+  const olderAction = useAction();
+  const latest = view.data?.messages ?? [];
+  const messages = [...(older?.messages ?? []), ...latest];
+  const more = older ? older.more : latest.length === PAGE;
+  const loadOlder = async () => {
+    const oldest = messages[0]?.id;
+    if (!oldest) return;
+    const path = guildPath(guild, `/tickets/${number}`, { limit: String(PAGE), before: oldest });
+    await olderAction.run(async () => {
+      const page = await api<{ messages: TicketMessage[] }>('GET', path);
+      setOlder({ messages: [...page.messages, ...(older?.messages ?? [])], more: page.messages.length === PAGE });
+    });
+  };
   const action = useAction();
   const [reason, setReason] = useState('');
   const t = view.data?.ticket;
@@ -26,6 +46,7 @@ export function TicketPage() {
     if (await action.run(() => api('POST', path, body, keys.keyFor({ path, body })))) {
       keys.succeeded();
       if (name === 'close') setReason('');
+      setOlder(null);
       view.reload();
     }
   };
@@ -91,10 +112,33 @@ export function TicketPage() {
               </div>
             )}
             <Problem error={action.error} />
-            <h2>Transcript ({view.data?.messages.length ?? 0} messages)</h2>
-            {view.data?.messages.length ? (
+            {t.noticeFailures.length > 0 && (
+              <div className="warning" role="status">
+                <p>The platform refused to post these notices in the ticket's thread (the changes themselves stand):</p>
+                <ul>
+                  {t.noticeFailures.map((f) => (
+                    <li key={`${f.action}-${f.at}`}>
+                      {f.action} notice, <When at={f.at} />: {f.message} (code {f.code})
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            <h2>Conversation</h2>
+            <p>
+              <a href={guildPath(guild, `/tickets/${number}/transcript`)} target="_blank" rel="noreferrer">
+                Whole transcript
+              </a>
+            </p>
+            {more && (
+              <button type="button" disabled={olderAction.busy} onClick={() => void loadOlder()}>
+                Load older messages
+              </button>
+            )}
+            <Problem error={olderAction.error} />
+            {messages.length ? (
               <ol className="transcript">
-                {view.data.messages.map((m) => (
+                {messages.map((m) => (
                   <li key={m.id}>
                     <div className="meta">
                       <strong>{m.authorName}</strong>
