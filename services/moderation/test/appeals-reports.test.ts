@@ -1,6 +1,6 @@
 import { type FeaturesReply, RPC } from '@guildhall/shared';
 import { eventsOfType, waitFor } from '@guildhall/testkit';
-import { type Harness, reportInteraction, startHarness } from './harness';
+import { type Harness, reportInteraction, reportSubmission, startHarness } from './harness';
 
 describe('appeals, reports, settings and features', () => {
   let h: Harness;
@@ -117,10 +117,28 @@ describe('appeals, reports, settings and features', () => {
     expect((await h.call('GET', `${base}/appeals`, { caps: ['cases.read'] })).status).toBe(403);
   });
 
-  it('files a report from the message command, answers ephemerally once, and resolves it (no logs service: the record is a 503)', async () => {
-    const interaction = reportInteraction(h, '1400000000000000001', h.seed.ids.support, '1400000000000000100');
-    await h.dispatch('INTERACTION_CREATE', interaction, 42);
-    await h.dispatch('INTERACTION_CREATE', interaction, 42);
+  it('files a report from the message command through its modal with the reason, answers ephemerally once, and resolves it (no logs service: the record is a 503)', async () => {
+    const callbacks = () => h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
+    const command = reportInteraction(h, '1400000000000000001', h.seed.ids.support, '1400000000000000100');
+    await h.dispatch('INTERACTION_CREATE', command, 41);
+    await h.dispatch('INTERACTION_CREATE', command, 41);
+    const modal = await waitFor(() => callbacks().find((c) => c.path.includes(command.id)));
+    expect(modal.body).toMatchObject({
+      type: 9,
+      data: {
+        custom_id: `mod:report:${h.seed.ids.general}:1400000000000000100`,
+        components: [{ components: [{ custom_id: 'reason', required: true, max_length: 512, style: 2, type: 4 }] }],
+      },
+    });
+    const submission = reportSubmission(
+      h,
+      '1400000000000000003',
+      h.seed.ids.support,
+      '1400000000000000100',
+      '  scam links in general  ',
+    );
+    await h.dispatch('INTERACTION_CREATE', submission, 42);
+    await h.dispatch('INTERACTION_CREATE', submission, 42);
     const created = await waitFor(() => eventsOfType(h.events, 'report.created')[0]);
     const report = created.data.report;
     expect(report).toMatchObject({
@@ -132,22 +150,26 @@ describe('appeals, reports, settings and features', () => {
       content: 'buy cheap coins',
       reporter: h.seed.ids.support,
       reporterName: 'Sam S',
+      reason: 'scam links in general',
       status: 'open',
       caseNumber: null,
     });
     expect(report.queueThread).toMatch(/^[0-9]+$/);
-    const callbacks = h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
-    expect(callbacks).toHaveLength(1);
-    expect(callbacks[0].body).toMatchObject({ type: 4, data: { flags: 64 } });
+    const thread = h.fake.guild(h.seed.id)!.messages.get(report.queueThread) ?? [];
+    expect(thread.map((m) => m.content).join('\n')).toContain('Reason: scam links in general');
+    const answered = callbacks().filter((c) => c.path.includes(submission.id));
+    expect(answered).toHaveLength(1);
+    expect(answered[0].body).toMatchObject({ type: 4, data: { flags: 64 } });
+    // the redelivered command's modal is refused by the platform (already answered): one modal was shown
+    expect(callbacks().filter((c) => c.path.includes(command.id) && c.status < 300)).toHaveLength(1);
 
-    await h.dispatch(
-      'INTERACTION_CREATE',
-      reportInteraction(h, '1400000000000000002', h.seed.ids.support, '1400000000000000100'),
-      42,
-    );
-    await waitFor(
-      () => h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback').length === 2,
-    );
+    const again = reportInteraction(h, '1400000000000000002', h.seed.ids.support, '1400000000000000100');
+    await h.dispatch('INTERACTION_CREATE', again, 43);
+    const already = await waitFor(() => callbacks().find((c) => c.path.includes(again.id)));
+    expect(already.body).toMatchObject({
+      type: 4,
+      data: { flags: 64, content: 'You already reported this message; the moderators have it.' },
+    });
     const list = await h.call('GET', `${base}/reports?status=open`, { caps: ['reports.manage'] });
     expect(list.body.reports).toHaveLength(1);
     const withoutLogs = await h.call('GET', `${base}/members/${h.seed.ids.member}`);

@@ -79,7 +79,8 @@ export function timeoutEvent(
 
 /**
  * An INTERACTION_CREATE payload (`d`): `reporter` (shown as "Sam S") runs the Report message command on `message`,
- * a message by the sample member ("pat") in the general channel.
+ * a message by the sample member ("pat") in the general channel; it is answered with the report modal (see
+ * `reportSubmission`).
  */
 export function reportInteraction(h: Harness, interaction: string, reporter: string, message: string) {
   return {
@@ -107,6 +108,28 @@ export function reportInteraction(h: Harness, interaction: string, reporter: str
           },
         },
       },
+    },
+  };
+}
+
+/**
+ * The INTERACTION_CREATE payload (`d`) of `reporter` submitting the report modal (type 5, custom id
+ * `mod:report:<general>:<message>`) with `reason`, as the platform sends it after "Report message" answered with it.
+ */
+export function reportSubmission(h: Harness, interaction: string, reporter: string, message: string, reason: string) {
+  return {
+    id: interaction,
+    application_id: '1000000000000000009',
+    type: 5,
+    token: `token-${interaction}`,
+    version: 1,
+    guild_id: h.seed.id,
+    channel_id: h.seed.ids.general,
+    channel: { id: h.seed.ids.general, type: 0 },
+    member: { user: { id: reporter, username: 'sam', global_name: 'Sam S' }, nick: null, roles: [] },
+    data: {
+      custom_id: `mod:report:${h.seed.ids.general}:${message}`,
+      components: [{ type: 1, components: [{ type: 4, custom_id: 'reason', value: reason }] }],
     },
   };
 }

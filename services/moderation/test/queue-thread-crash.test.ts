@@ -3,10 +3,11 @@ import type { ModerationContext } from '../src/config';
 import { queueThreadName } from '../src/platform/queueThread';
 import { fileReport } from '../src/reports/fileReport';
 import { ReportModel, type ReportRow } from '../src/reports/model';
-import { dyingModeration, type Harness, reportInteraction, startHarness } from './harness';
+import { openReportModal } from '../src/reports/reportModal';
+import { dyingModeration, type Harness, reportInteraction, reportSubmission, startHarness } from './harness';
 
 /**
- * A report command redelivered after the process died at any step of filing it (before or after the platform
+ * A report (the submitted report modal) redelivered after the process died at any step of filing it (before or after the platform
  * carried out the call: answering the reporter, creating the queue thread, posting in it, storing the event) ends as
  * one delivery does: one queue thread, named for the report, stored on it, with one post, and one `report.created`.
  * The crash that used to open a second thread: the thread created, its id not yet stored.
@@ -26,11 +27,17 @@ afterEach(() => jest.restoreAllMocks());
 
 const dying = (crash: Crash | null) => dyingModeration(h, crash, ReportModel);
 
-/** Files a report, first in a process dying at `crash` when given, then delivered again; what it left. */
+/**
+ * Runs "Report message" (its modal shown), then files its submission, first in a process dying at `crash` when
+ * given, then delivered again; what it left.
+ */
 async function file(crash: Crash | null) {
   next++;
-  const d = reportInteraction(h, `14100000000000${next}`, h.seed.ids.support, `14200000000000${next}`);
-  const logger = (h.service.ctx as ModerationContext).logger;
+  const message = `14200000000000${next}`;
+  const { platform, logger } = h.service.ctx as ModerationContext;
+  const command = reportInteraction(h, `14300000000000${next}`, h.seed.ids.support, message);
+  await openReportModal(platform, logger, command as never);
+  const d = reportSubmission(h, `14100000000000${next}`, h.seed.ids.support, message, 'spam');
   if (crash) {
     const crashed = dying(crash);
     await expect(fileReport(crashed.platform, crashed.outbox, logger, d as never)).rejects.toThrow('process died');

@@ -7,12 +7,13 @@ import {
   type PlatformApi,
 } from '@guildhall/shared';
 import { stopTestMongo, testDbName, testMongoUrl } from '@guildhall/testkit';
-import { ApplicationCommandType, InteractionType } from 'discord-api-types/v10';
+import { ApplicationCommandType, ComponentType, InteractionType } from 'discord-api-types/v10';
 import mongoose from 'mongoose';
 import { CaseModel, type CaseRow, newCaseRow } from '../src/cases/model';
 import { type Lifter, nameLifter, revokeLifted } from '../src/cases/revokeLifted';
-import { fileReport, REPORT_COMMAND } from '../src/reports/fileReport';
+import { fileReport } from '../src/reports/fileReport';
 import { ReportModel } from '../src/reports/model';
+import { openReportModal } from '../src/reports/reportModal';
 
 /**
  * A lift redelivered after the process died between revoking (or naming the revoker of) a case and storing its
@@ -112,10 +113,10 @@ it('an audit entry naming the unbanner, redelivered after the case got its revok
   expect([...crashed.events.values()]).toEqual([{ type: 'case.revoked', case: 1, revokedBy: ADMIN }]);
 });
 
-it('a report command redelivered after its report was answered, before report.created was stored, emits it once', async () => {
+it('a report modal redelivered after its report was answered, before report.created was stored, emits it once', async () => {
   const guild = newSnowflake();
   const reporter = { id: ADMIN, username: 'alice', global_name: null };
-  const interaction = {
+  const command = {
     id: newSnowflake(),
     token: 'token',
     type: InteractionType.ApplicationCommand,
@@ -124,7 +125,7 @@ it('a report command redelivered after its report was answered, before report.cr
     member: { nick: null, user: reporter },
     data: {
       type: ApplicationCommandType.Message,
-      name: REPORT_COMMAND,
+      name: 'Report message',
       target_id: '169378578432131083',
       resolved: {
         messages: {
@@ -138,8 +139,25 @@ it('a report command redelivered after its report was answered, before report.cr
       },
     },
   };
-  const platform = { interactions: { reply: async () => undefined } } as unknown as PlatformApi;
+  const interaction = {
+    ...command,
+    id: newSnowflake(),
+    type: InteractionType.ModalSubmit,
+    data: {
+      custom_id: 'mod:report:169378578432131082:169378578432131083',
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [{ type: ComponentType.TextInput, custom_id: 'reason', value: 'spam' }],
+        },
+      ],
+    },
+  };
+  const platform = {
+    interactions: { reply: async () => undefined, createModal: async () => undefined },
+  } as unknown as PlatformApi;
   const logger = createLogger('test', 'silent');
+  await openReportModal(platform, logger, command as never);
   const crashed = outbox(1);
   const events = () => [...crashed.events.values()].map((e) => e.type);
   await expect(fileReport(platform, crashed.fake, logger, interaction as never)).rejects.toThrow('process died');
@@ -147,4 +165,9 @@ it('a report command redelivered after its report was answered, before report.cr
   await fileReport(platform, crashed.fake, logger, interaction as never);
   expect(events()).toEqual(['report.created']);
   expect(await ReportModel.countDocuments({ guild })).toBe(1);
+  expect(await ReportModel.findOne({ guild }).lean()).toMatchObject({
+    content: 'spam',
+    reason: 'spam',
+    author: TARGET,
+  });
 });

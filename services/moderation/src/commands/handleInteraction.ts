@@ -11,6 +11,7 @@ import {
 } from 'discord-api-types/v10';
 import type { ModerationContext } from '../config';
 import { fileReport } from '../reports/fileReport';
+import { openReportModal, REPORT_MODAL_PREFIX } from '../reports/reportModal';
 import { runCaseCommand } from './caseCommands';
 import { askConfirmation, CANCEL_PREFIX, CONFIRM_PREFIX, settleConfirmation } from './confirmations';
 import { handleLookup } from './lookups';
@@ -31,7 +32,7 @@ const LOOKUPS = new Set<string>([COMMAND.case, COMMAND.history, COMMAND.record])
 /**
  * Routes an INTERACTION_CREATE payload (`d`) moderation answers; interactions outside a guild and every other
  * interaction (tickets' buttons and modals, other services' commands) are ignored:
- * - "Report message" (message context menu) -> `fileReport`;
+ * - "Report message" (message context menu) -> `openReportModal`, its modal `mod:report:*` -> `fileReport`;
  * - `/warn`, `/timeout` -> `runCaseCommand`; `/kick`, `/ban` -> `askConfirmation`, their buttons `mod:confirm:*`,
  *   `mod:cancel:*` -> `settleConfirmation`; `/unban` -> `runUnban`; "Warn" (user context menu) -> `openWarnModal`,
  *   its modal `mod:warn:*` -> `submitWarnModal`;
@@ -57,6 +58,7 @@ export async function handleInteraction(ctx: ModerationContext, d: APIInteractio
     case InteractionType.ModalSubmit: {
       const id = d.data.custom_id;
       if (id.startsWith(WARN_MODAL_PREFIX)) await submitWarnModal(ctx, d as APIModalSubmitGuildInteraction);
+      else if (id.startsWith(REPORT_MODAL_PREFIX)) await fileReport(ctx.platform, ctx.outbox, ctx.logger, d);
       else if (id.startsWith(LOOKUP_PREFIX)) await handleLookup(ctx, d);
       return;
     }
@@ -69,7 +71,8 @@ export async function handleInteraction(ctx: ModerationContext, d: APIInteractio
 async function routeCommand(ctx: ModerationContext, d: GuildCommand): Promise<void> {
   const { name } = d.data;
   if (d.data.type === ApplicationCommandType.Message) {
-    if (name === COMMAND.report) await fileReport(ctx.platform, ctx.outbox, ctx.logger, d);
+    if (name === COMMAND.report)
+      await openReportModal(ctx.platform, ctx.logger, d as APIMessageApplicationCommandGuildInteraction);
     return;
   }
   if (LOOKUPS.has(name)) return handleLookup(ctx, d);

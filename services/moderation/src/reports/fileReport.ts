@@ -1,44 +1,79 @@
-import { isDuplicateKey, type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
-import { type APIInteraction, ApplicationCommandType, InteractionType, MessageFlags } from 'discord-api-types/v10';
+import {
+  isDuplicateKey,
+  isPlatformNotFound,
+  type Logger,
+  type Outbox,
+  type PlatformApi,
+  platformFailure,
+  platformProblem,
+} from '@guildhall/shared';
+import { type APIInteraction, InteractionType, MessageFlags } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { newRecordId } from '../ids';
 import { memberName, userName } from '../platform/people';
 import { openQueueThread } from '../platform/queueThread';
 import { recordChanged } from '../record/recordCache';
 import { getSettings } from '../settings/model';
+import { draftId, ReportDraftModel, type ReportDraftRow } from './draftModel';
 import { ReportModel, type ReportRow } from './model';
+import { parseReportModalId, REPORT_MODAL_PREFIX, REPORT_REASON_INPUT, REPORT_REASON_MAX } from './reportModal';
 import { toReport } from './toReport';
-
-/** Name of the message context-menu command members report with. */
-export const REPORT_COMMAND = 'Report message';
 
 const User = z.object({ id: z.string(), username: z.string(), global_name: z.string().nullish() });
 
-/** The parts of an INTERACTION_CREATE payload (`d`) a message report needs, as the platform sends them. */
-const ReportInteraction = z.object({
+/** The parts of a submitted report modal (INTERACTION_CREATE payload `d`, type 5) a report needs. */
+const ReportSubmission = z.object({
   id: z.string(),
   token: z.string(),
-  type: z.literal(InteractionType.ApplicationCommand),
+  application_id: z.string().optional(),
+  type: z.literal(InteractionType.ModalSubmit),
   guild_id: z.string(),
-  channel_id: z.string().optional(),
-  channel: z.object({ id: z.string() }).optional(),
   member: z.object({ nick: z.string().nullish(), user: User }),
   data: z.object({
-    type: z.literal(ApplicationCommandType.Message),
-    name: z.literal(REPORT_COMMAND),
-    target_id: z.string(),
-    resolved: z.object({
-      messages: z.record(
-        z.string(),
-        z.object({ id: z.string(), channel_id: z.string(), content: z.string(), author: User }),
-      ),
-    }),
+    custom_id: z.string().startsWith(REPORT_MODAL_PREFIX),
+    components: z.array(z.unknown()),
   }),
 });
 
-/** True when a dispatch payload is a "Report message" command used in a guild. */
-export function isReportInteraction(d: unknown): boolean {
-  return ReportInteraction.safeParse(d).success;
+/** The value of text input `customId` of a submitted modal (inputs in action rows or in labels), else ''. */
+function inputValue(components: unknown[], customId: string): string {
+  for (const c of components as Array<{
+    custom_id?: string;
+    value?: string;
+    components?: unknown[];
+    component?: unknown;
+  }>) {
+    if (c.custom_id === customId && typeof c.value === 'string') return c.value;
+    const inner = inputValue([...(c.components ?? []), ...(c.component ? [c.component] : [])], customId);
+    if (inner) return inner;
+  }
+  return '';
+}
+
+/**
+ * The reported message: as the command resolved it (`ReportDraftModel`), else (the draft expired) fetched from the
+ * platform; null when the platform no longer has it.
+ */
+async function reportedMessage(
+  platform: PlatformApi,
+  guild: string,
+  reporter: string,
+  target: { channel: string; message: string },
+): Promise<Omit<ReportDraftRow, '_id' | 'createdAt'> | null> {
+  const draft = await ReportDraftModel.findById(draftId(guild, reporter, target.message)).lean<ReportDraftRow>();
+  if (draft) return draft;
+  try {
+    const found = await platform.channels.getMessage(target.channel, target.message);
+    return {
+      channel: target.channel,
+      author: found.author.id,
+      authorName: userName(found.author),
+      content: found.content,
+    };
+  } catch (err) {
+    if (isPlatformNotFound(err)) return null;
+    throw platformProblem(err, 'read the reported message');
+  }
 }
 
 async function answer(platform: PlatformApi, logger: Logger, d: { id: string; token: string }, content: string) {
@@ -50,7 +85,10 @@ async function answer(platform: PlatformApi, logger: Logger, d: { id: string; to
 }
 
 /**
- * Files a report from a "Report message" interaction (dispatch payload `d`; anything else is ignored): stores it
+ * Files a report from a submitted report modal (dispatch payload `d`, custom id `mod:report:<channel>:<message>`, see
+ * `openReportModal`; anything else is ignored) with the reporter's reason (trimmed, at most 512 characters) and the
+ * message as the command resolved it (its draft; fetched from the platform when the draft expired; a message gone
+ * from the platform is answered and files nothing): stores it
  * `open` (one per reporter and message; one per interaction, so a redelivered dispatch files nothing twice),
  * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set (once: a redelivery
  * after the process died half-way finds the thread it opened, see `openQueueThread`), and emits
@@ -63,32 +101,38 @@ export async function fileReport(
   logger: Logger,
   d: APIInteraction,
 ): Promise<void> {
-  const parsed = ReportInteraction.safeParse(d);
+  const parsed = ReportSubmission.safeParse(d);
   if (!parsed.success) return;
   const i = parsed.data;
+  const target = parseReportModalId(i.data.custom_id);
+  if (!target) return;
   const existing = await ReportModel.findOne({ interaction: i.id }).lean<ReportRow>();
   if (existing) {
     if (existing.answered) await emitCreated(outbox, existing);
     else await finish(platform, outbox, logger, i, existing, true);
     return;
   }
-  const target = i.data.resolved.messages[i.data.target_id];
-  if (!target) return;
+  const reason = [...inputValue(i.data.components, REPORT_REASON_INPUT).trim()].slice(0, REPORT_REASON_MAX).join('');
+  const message = await reportedMessage(platform, i.guild_id, i.member.user.id, target);
+  if (!message) {
+    await answer(platform, logger, i, 'That message is no longer there, so it could not be reported.');
+    return;
+  }
   const row: ReportRow = {
     _id: newRecordId(),
     interaction: i.id,
     guild: i.guild_id,
-    message: target.id,
-    channel: i.channel?.id ?? i.channel_id ?? target.channel_id,
-    author: target.author.id,
-    authorName: userName({ username: target.author.username, global_name: target.author.global_name ?? null }),
-    content: target.content,
+    message: target.message,
+    channel: message.channel,
+    author: message.author,
+    authorName: message.authorName,
+    content: message.content,
     reporter: i.member.user.id,
     reporterName: memberName({
       nick: i.member.nick ?? null,
       user: { ...i.member.user, global_name: i.member.user.global_name ?? null, discriminator: '0', avatar: null },
     }),
-    reason: '',
+    reason,
     queueThread: null,
     status: 'open',
     caseNumber: null,
@@ -107,6 +151,7 @@ export async function fileReport(
     return;
   }
   recordChanged(outbox.bus, row.guild, row.author);
+  await ReportDraftModel.deleteOne({ _id: draftId(row.guild, row.reporter, row.message) });
   await finish(platform, outbox, logger, i, row, false);
 }
 
@@ -136,7 +181,8 @@ async function finish(
           title: `Report · ${row.authorName} · by ${row.reporterName}`,
           content:
             `**Report** by <@${row.reporter}> of a message by <@${row.author}> in <#${row.channel}> ` +
-            `(https://discord.com/channels/${row.guild}/${row.channel}/${row.message}):\n>>> ${row.content || '(no text)'}`,
+            `(https://discord.com/channels/${row.guild}/${row.channel}/${row.message}):\n` +
+            `Reason: ${row.reason || '(none given)'}\n>>> ${row.content || '(no text)'}`,
         },
         resumed,
       )
