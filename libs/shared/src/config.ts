@@ -10,11 +10,17 @@ export class ConfigError extends Error {
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** Replica counts a JetStream stream, bucket or consumer may have: odd, so a majority (quorum) survives a loss. */
+export const REPLICA_COUNTS = [1, 3, 5] as const;
+
 /**
  * Variables every service reads. Each service extends it with its own (see `loadConfig`).
  * - `PORT`: TCP port of the service's HTTP server (0 = random, used by tests).
  * - `MONGO_URL`: MongoDB URL without a database; `MONGO_DB` names the service's own database.
  * - `NATS_URL`: NATS server with JetStream; `NATS_NAMESPACE` prefixes every subject and stream (tests isolate with it).
+ * - `NATS_REPLICAS`: how many servers of the JetStream cluster keep each stream, key-value bucket and durable consumer
+ *   (1, 3 or 5; default 1, for a single server): applied on creation and to existing ones at start (`EventBus.connect`,
+ *   which refuses a count above the cluster's size). See docs/bus.md, "Replication".
  * - `IDENTITY_SECRET`: HMAC key (>= 32 chars) of the internal identity token the gateway signs.
  * - `PLATFORM_API_URL` / `PLATFORM_BOT_TOKEN`: the chat platform's REST base URL (the client appends `/v10`) and bot token.
  * - `PLATFORM_CDN_URL`: base of the platform's CDN (avatars, emoji and sticker images).
@@ -37,6 +43,11 @@ export const baseConfigShape = {
     .string()
     .regex(/^[a-zA-Z0-9_]*$/, 'letters, digits and _ only')
     .default(''),
+  NATS_REPLICAS: z.coerce
+    .number()
+    .int()
+    .refine((n) => (REPLICA_COUNTS as readonly number[]).includes(n), 'must be 1, 3 or 5')
+    .default(1),
   IDENTITY_SECRET: z.string().min(32, 'must be at least 32 characters'),
   PLATFORM_API_URL: z.string().url().default('https://discord.com/api'),
   PLATFORM_BOT_TOKEN: z.string().default(''),

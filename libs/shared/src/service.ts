@@ -79,6 +79,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
     url: config.NATS_URL,
     name: def.name,
     namespace: config.NATS_NAMESPACE,
+    replicas: config.NATS_REPLICAS,
     logger,
   });
   const outbox = new Outbox(bus, def.name, logger);

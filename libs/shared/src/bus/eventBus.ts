@@ -4,6 +4,7 @@ import {
   type ConsumerConfig,
   type ConsumerInfo,
   DeliverPolicy,
+  JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -21,6 +22,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { Counter } from 'prom-client';
+import { ConfigError, REPLICA_COUNTS } from '../config';
 import { EncodedJson } from '../encodedJson';
 import { HttpProblem, isProblemBody, serviceUnavailable } from '../http/problem';
 import type { Logger } from '../logger';
@@ -33,6 +35,12 @@ import { coverFilter, partitionFilters, subjectMatcher } from './subjectFilters'
 import { migrateLegacySubjects, ofEarlierLayout, successorStart } from './subjectMigration';
 
 const REQUEST_ID_HEADER = 'x-request-id';
+/**
+ * JetStream's error codes for a replica count it cannot place: replicas > 1 on a server outside a cluster (10074),
+ * insufficient resources (10023), no suitable peers for placement (10005).
+ */
+const REPLICA_ERRORS = [10074, 10023, 10005];
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -126,16 +134,29 @@ export class EventBus {
     readonly jsm: JetStreamManager,
     private readonly namespace: string,
     private readonly logger: Logger,
+    /** Copies JetStream keeps of every stream, KV bucket and durable consumer made here (`NATS_REPLICAS`). */
+    readonly replicas: number,
   ) {
     void this.watchStatus();
   }
 
   /**
-   * Connects (reconnecting forever on loss) and makes sure both streams exist. Without the client's async traces: it
+   * Connects (reconnecting forever on loss) and makes sure the streams exist. Without the client's async traces: it
    * would capture a stack trace for every request, publish and flush in case it fails (~2 % of moderation's CPU on a
    * member record miss), and `request` replaces such errors by a 503 naming the subject anyway.
+   * `replicas` (`NATS_REPLICAS`, default 1) is how many servers of a JetStream cluster keep each stream, KV bucket and
+   * durable consumer: 1, 3 or 5. Throws a `ConfigError` naming `NATS_REPLICAS` when it is none of these, when it is
+   * above 1 and the server is not in a cluster, or when the cluster has fewer JetStream servers than that.
    */
-  static async connect(opts: { url: string; name: string; namespace?: string; logger: Logger }): Promise<EventBus> {
+  static async connect(opts: {
+    url: string;
+    name: string;
+    namespace?: string;
+    logger: Logger;
+    replicas?: number;
+  }): Promise<EventBus> {
+    const replicas = opts.replicas ?? 1;
+    checkReplicaCount(replicas);
     const nc = await connect({
       servers: opts.url.split(','),
       name: opts.name,
@@ -146,8 +167,18 @@ export class EventBus {
       noAsyncTraces: true,
     });
     const jsm = await jetstreamManager(nc);
-    const bus = new EventBus(nc, jetstream(nc), jsm, opts.namespace ?? '', opts.logger);
-    await bus.ensureStreams();
+    const bus = new EventBus(nc, jetstream(nc), jsm, opts.namespace ?? '', opts.logger, replicas);
+    try {
+      if (replicas > 1 && !nc.info?.cluster) {
+        throw new ConfigError([
+          `NATS_REPLICAS: ${replicas} replicas need a JetStream cluster, but the NATS server at ${opts.url} is not in one`,
+        ]);
+      }
+      await bus.ensureStreams();
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw err;
+    }
     return bus;
   }
 
@@ -173,9 +204,9 @@ export class EventBus {
 
   /**
    * Creates the EVENTS (30 days, `events.>`), PLATFORM (7 days, `platform.dispatch.>`) and DEADLETTER (30 days,
-   * `deadletter.>`) streams when missing, and
-   * updates an existing stream whose subjects, maximum age or duplicate window differ (a deployment that changes
-   * them migrates the stream in place; stored messages are kept). Then moves the messages of EVENTS and PLATFORM stored
+   * `deadletter.>`) streams when missing, with `replicas` copies, and
+   * updates an existing stream whose subjects, maximum age, duplicate window or replica count differ (a deployment
+   * that changes them migrates the stream in place; stored messages are kept, and copied to the servers added). Then moves the messages of EVENTS and PLATFORM stored
    * under an earlier release's subject layout that a durable consumer has not handled yet to their current subjects,
    * and purges the old subjects (`migrateLegacySubjects`), before this process publishes or consumes anything.
    */
@@ -192,6 +223,7 @@ export class EventBus {
         subjects: [this.subject(subject)],
         max_age: nanos(maxAgeMs),
         duplicate_window: nanos(10 * 60 * 1000),
+        num_replicas: this.replicas,
       };
       const existing = await this.jsm.streams.info(wanted.name).catch(() => null);
       if (existing) {
@@ -200,7 +232,7 @@ export class EventBus {
       }
       await this.jsm.streams.add(wanted).catch(async (err) => {
         await this.jsm.streams.info(wanted.name).catch(() => {
-          throw err;
+          throw this.replicaProblem(err);
         });
       });
     }
@@ -212,10 +244,76 @@ export class EventBus {
     const same =
       current.subjects?.join(' ') === wanted.subjects?.join(' ') &&
       current.max_age === wanted.max_age &&
-      current.duplicate_window === wanted.duplicate_window;
+      current.duplicate_window === wanted.duplicate_window &&
+      current.num_replicas === wanted.num_replicas;
     if (same) return;
-    this.logger.info({ stream: wanted.name, from: current.subjects, to: wanted.subjects }, 'updating stream config');
-    await this.jsm.streams.update(wanted.name, { ...current, ...wanted });
+    this.logger.info(
+      {
+        stream: wanted.name,
+        from: current.subjects,
+        to: wanted.subjects,
+        replicas: { from: current.num_replicas, to: wanted.num_replicas },
+      },
+      'updating stream config',
+    );
+    await this.jsm.streams.update(wanted.name, { ...current, ...wanted }).catch((err) => {
+      throw this.replicaProblem(err);
+    });
+    if (current.num_replicas !== wanted.num_replicas) await this.awaitLeader(wanted.name);
+  }
+
+  /**
+   * The key-value bucket `bucket` (namespace added), created when missing with `replicas` copies, `history` values per
+   * key and, with `ttlMs`, keys expiring that long after their last write. An existing bucket keeps its other settings;
+   * one with another replica count is brought to `replicas` in place (its keys are kept). Throws a `ConfigError`
+   * naming `NATS_REPLICAS` when the cluster cannot hold that many copies.
+   */
+  async keyValue(bucket: string, opts: { history: number; ttlMs?: number }): Promise<KV> {
+    const kv = await new Kvm(this.nc)
+      .create(this.resourceName(bucket), { history: opts.history, ttl: opts.ttlMs, replicas: this.replicas })
+      .catch((err) => {
+        throw this.replicaProblem(err);
+      });
+    const { streamInfo } = await kv.status();
+    if (streamInfo.config.num_replicas !== this.replicas) {
+      this.logger.info(
+        { bucket: this.resourceName(bucket), replicas: { from: streamInfo.config.num_replicas, to: this.replicas } },
+        'updating the key-value bucket replicas',
+      );
+      await this.jsm.streams
+        .update(streamInfo.config.name, { ...streamInfo.config, num_replicas: this.replicas })
+        .catch((err) => {
+          throw this.replicaProblem(err);
+        });
+      await this.awaitLeader(streamInfo.config.name);
+    }
+    return kv;
+  }
+
+  /**
+   * `err` of a stream or bucket creation or update, as a `ConfigError` naming `NATS_REPLICAS` when JetStream refused
+   * the replica count (`REPLICA_ERRORS`: a server outside a cluster, or fewer JetStream servers than replicas), else
+   * `err` itself.
+   */
+  private replicaProblem(err: unknown): unknown {
+    if (!(err instanceof JetStreamApiError) || !REPLICA_ERRORS.includes(err.code)) return err;
+    return new ConfigError([
+      `NATS_REPLICAS: JetStream cannot keep ${this.replicas} replicas (${err.message}); it must not exceed the number of JetStream servers in the cluster`,
+    ]);
+  }
+
+  /**
+   * Waits until the stream `name` has a leader (at most 10 s): after a change of its replica count the stream elects
+   * one, and until then it refuses writes.
+   */
+  private async awaitLeader(name: string): Promise<void> {
+    const until = Date.now() + 10_000;
+    while (Date.now() < until) {
+      const info = await this.jsm.streams.info(name).catch(() => null);
+      if (info?.cluster?.leader) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    this.logger.warn({ stream: name }, 'no stream leader 10 s after a replica change; going on');
   }
 
   /**
@@ -277,6 +375,8 @@ export class EventBus {
       max_ack_pending: maxAckPending,
       ack_wait: nanos(ackWaitMs),
       max_deliver: -1,
+      // the stream's replica count: the server moves a durable consumer with its stream when the stream is scaled
+      num_replicas: 0,
     }));
     await this.adoptLegacyConsumer(opts.stream, opts.durable, configs);
     const infos = await Promise.all(configs.map((config) => this.ensureConsumer(opts.stream, config)));
@@ -333,13 +433,13 @@ export class EventBus {
   }
 
   /**
-   * The KV bucket of partition leases (keys expire `PARTITION_LEASE_MS` after their last write): created when missing;
-   * a bucket made by a release with another lease time is brought to this one.
+   * The KV bucket of partition leases (keys expire `PARTITION_LEASE_MS` after their last write): created when missing
+   * (`keyValue`, so with `replicas` copies); a bucket made by a release with another lease time is brought to this one.
    */
   private leaseBucket(): Promise<KV> {
     this.leases ??= (async () => {
       const name = this.resourceName(LEASE_BUCKET);
-      const kv = await new Kvm(this.nc).create(name, { history: 1, ttl: PARTITION_LEASE_MS });
+      const kv = await this.keyValue(LEASE_BUCKET, { history: 1, ttlMs: PARTITION_LEASE_MS });
       const { streamInfo } = await kv.status();
       if (streamInfo.config.max_age !== nanos(PARTITION_LEASE_MS)) {
         this.logger.info({ bucket: name, leaseMs: PARTITION_LEASE_MS }, 'updating the partition lease time');
@@ -576,4 +676,11 @@ export class EventBus {
 function serverFilter(filters: string[], multiple: boolean): { filter_subject?: string; filter_subjects?: string[] } {
   if (filters.length === 1) return { filter_subject: filters[0] };
   return multiple ? { filter_subjects: filters } : { filter_subject: coverFilter(filters) };
+}
+
+/** Throws a `ConfigError` naming `NATS_REPLICAS` unless `replicas` is one of `REPLICA_COUNTS`. */
+function checkReplicaCount(replicas: number): void {
+  if (!(REPLICA_COUNTS as readonly number[]).includes(replicas)) {
+    throw new ConfigError([`NATS_REPLICAS: must be 1, 3 or 5 (a quorum needs an odd count), not ${replicas}`]);
+  }
 }
