@@ -3,6 +3,7 @@ export * from './clock';
 export * from './crash';
 export * from './env';
 export * from './fakeStructure';
+export * from './natsCluster';
 export * from './ports';
 export * from './providers';
 export * from './serviceHarness';
