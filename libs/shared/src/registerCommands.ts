@@ -30,7 +30,7 @@ const COMMAND_DEFAULTS: Fields = {
  * settings, the deprecated `dm_permission` from `contexts`, `handler` for entry points): compared only when declared.
  */
 const DECLARED_ONLY = ['contexts', 'integration_types', 'dm_permission', 'handler'] as const;
-/** Option fields, same rule as `COMMAND_DEFAULTS` (the platform leaves out `required: false`, `autocomplete: false`). */
+/** Option fields, as `COMMAND_DEFAULTS` (the platform leaves out `required: false` and `autocomplete: false`). */
 const OPTION_DEFAULTS: Fields = {
   type: undefined,
   name: undefined,
@@ -77,6 +77,8 @@ function canonicalCommand(command: AnyCommand, declared: AnyCommand): Fields {
   const source = command as unknown as Fields;
   const out = pick(source, COMMAND_DEFAULTS);
   out.options = (out.options as Fields[]).map(canonicalOption);
+  // a bit set may be sent as an integer (Discord's OpenAPI types it so); the platform answers the decimal string
+  if (out.default_member_permissions !== null) out.default_member_permissions = String(out.default_member_permissions);
   for (const field of DECLARED_ONLY) {
     const value = (declared as unknown as Fields)[field];
     if (value === undefined) continue;
@@ -148,11 +150,11 @@ export interface CommandRegistration {
 /**
  * Registers `commands` for the bot's application, idempotently: reads the application (`GET /applications/@me`,
  * unless `applicationId` is given) and the commands it has (`GET /applications/{id}/commands?with_localizations=true`,
- * or `.../guilds/{guild}/commands` for a guild scope, with the declaration as `guildCommands`), and only when they differ from the declaration
- * (`commandDifferences`) overwrites them all with it (`PUT`, `bulkOverwriteGlobalCommands` /
- * `bulkOverwriteGuildCommands`: commands not declared are deleted, the others keep their ids). A start with an
- * unchanged declaration therefore writes nothing and does not count against the platform's daily command-creation
- * limit. Several callers at once are safe: each `PUT` sets the same full list, the platform matches commands by type
+ * or `.../guilds/{guild}/commands` for a guild scope, with the declaration as `guildCommands`), and only when they
+ * differ from the declaration (`commandDifferences`) overwrites them all with it (`PUT`,
+ * `bulkOverwriteGlobalCommands` / `bulkOverwriteGuildCommands`: commands not declared are deleted, the others keep
+ * their ids). A start with an unchanged declaration therefore writes nothing and does not count against the
+ * platform's daily command-creation limit. Several callers at once are safe: each `PUT` sets the same full list, the platform matches commands by type
  * and name, so the last write leaves the same commands as the first.
  *
  * Rejects with the platform client's error (`DiscordAPIError`: 401 bad token, 50035 a declaration the platform

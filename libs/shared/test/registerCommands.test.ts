@@ -126,6 +126,13 @@ describe('commandDifferences: the declaration against what the platform lists', 
     );
   });
 
+  it('takes a permission bit set sent as an integer for the decimal string the platform answers', () => {
+    const declared = APPLICATION_COMMANDS.map((c) =>
+      c.default_member_permissions ? { ...c, default_member_permissions: Number(c.default_member_permissions) } : c,
+    ) as unknown as RESTPostAPIApplicationCommandsJSONBody[];
+    expect(commandDifferences(declared, asListed(APPLICATION_COMMANDS))).toEqual([]);
+  });
+
   it('treats an empty localization map as none and a localized name added on the platform as a change', () => {
     const listed = asListed(APPLICATION_COMMANDS).map((c) => ({ ...c, name_localizations: {} }));
     expect(commandDifferences(APPLICATION_COMMANDS, listed)).toEqual([]);

@@ -199,7 +199,7 @@ describe('the bridge registers the application commands (against the platform si
   async function readyz(): Promise<number> {
     return (await fetch(`${service?.url}/readyz`)).status;
   }
-  /** The value of metric `name` (with `label`, e.g. `outcome="failed"`) in the running service's `/metrics`; 0 when absent. */
+  /** Metric `name`'s value (with `label`, e.g. `outcome="failed"`) in the running service's `/metrics`; 0 if absent. */
   async function metric(name: string, label = ''): Promise<number> {
     const text = await (
       await fetch(`${service?.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
