@@ -154,8 +154,8 @@ export interface CommandRegistration {
  * differ from the declaration (`commandDifferences`) overwrites them all with it (`PUT`,
  * `bulkOverwriteGlobalCommands` / `bulkOverwriteGuildCommands`: commands not declared are deleted, the others keep
  * their ids). A start with an unchanged declaration therefore writes nothing and does not count against the
- * platform's daily command-creation limit. Several callers at once are safe: each `PUT` sets the same full list, the platform matches commands by type
- * and name, so the last write leaves the same commands as the first.
+ * platform's daily command-creation limit. Several callers at once are safe: each `PUT` sets the same full list and
+ * the platform matches commands by type and name, so the last write leaves the same commands as the first.
  *
  * Rejects with the platform client's error (`DiscordAPIError`: 401 bad token, 50035 a declaration the platform
  * refuses, 10004 unknown guild or the bot not in it; `HTTPError`; a timeout); the caller retries.
