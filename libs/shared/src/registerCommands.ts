@@ -158,7 +158,7 @@ export interface CommandRegistration {
  * the platform matches commands by type and name, so the last write leaves the same commands as the first.
  *
  * Rejects with the platform client's error (`DiscordAPIError`: 401 bad token, 50035 a declaration the platform
- * refuses, 10004 unknown guild or the bot not in it; `HTTPError`; a timeout); the caller retries.
+ * refuses, 403 50001 a guild the bot is not in; `HTTPError`; a timeout); the caller retries.
  */
 export async function registerCommands(
   api: API,
