@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serviceUnavailable } from './http/problem';
+import { dependencyUnavailable } from './http/problem';
 import type { Logger } from './logger';
 import type { PlatformApi } from './platform';
 
@@ -60,14 +60,16 @@ export class BotUser {
   }
 
   /**
-   * The bot's user id now, for a request that must not wait: throws `HttpProblem` 503 (`code: bot_user_unknown`)
+   * The bot's user id now, for a request that must not wait: throws `HttpProblem` 503 (`code: bot_user_unknown`, with
+   * `Retry-After`)
    * while the platform has not answered yet (the caller refuses instead of guessing).
    */
   now(): string {
     this.start();
     if (this.value === null)
-      throw serviceUnavailable(
+      throw dependencyUnavailable(
         'The bot user is not known yet (the platform has not answered); try again',
+        undefined,
         'bot_user_unknown',
       );
     return this.value;

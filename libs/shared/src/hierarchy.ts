@@ -1,7 +1,6 @@
 import type { EventBus } from './bus/eventBus';
 import { type HierarchyReply, type HierarchyRequest, RPC } from './contract/rpc';
-import { DEPENDENCY_RETRY_AFTER_S } from './http/app';
-import { forbidden, HttpProblem } from './http/problem';
+import { dependencyUnavailable, forbidden, HttpProblem } from './http/problem';
 
 /**
  * Asks community whether `request.actor` may act on `request.target` and configure or grant `request.roles` in
@@ -19,12 +18,7 @@ export async function assertHierarchy(bus: EventBus, request: HierarchyRequest, 
     reply = await bus.request<HierarchyReply>(RPC.hierarchy, request, timeoutMs);
   } catch (err) {
     if (err instanceof HttpProblem && err.status < 500) throw err;
-    throw new HttpProblem(
-      503,
-      `The role hierarchy could not be checked: ${err instanceof Error ? err.message : String(err)}`,
-      { retryAfter: DEPENDENCY_RETRY_AFTER_S },
-      'peer_unavailable',
-    );
+    throw dependencyUnavailable('The role hierarchy could not be checked', err);
   }
   if (!reply.allowed) throw forbidden(reply.detail, reply.code);
 }

@@ -1,6 +1,13 @@
 import { type FakePlatform, startFakePlatform } from '@guildhall/platform-simulator';
 import { waitFor } from '@guildhall/testkit';
-import { BotUser, BotUserUnknown, createLogger, createPlatformApi, HttpProblem } from '../src';
+import {
+  BotUser,
+  BotUserUnknown,
+  createLogger,
+  createPlatformApi,
+  DEPENDENCY_RETRY_AFTER_S,
+  HttpProblem,
+} from '../src';
 
 /** `BotUser` against the simulator's `GET /users/@me`. */
 let fake: FakePlatform;
@@ -33,7 +40,11 @@ it('when the platform fails several reads, then the id is unknown meanwhile and 
   try {
     bot.now();
   } catch (err) {
-    expect(err).toMatchObject({ status: 503, code: 'bot_user_unknown' });
+    expect(err).toMatchObject({
+      status: 503,
+      code: 'bot_user_unknown',
+      extras: { retryAfter: DEPENDENCY_RETRY_AFTER_S },
+    });
   }
   held.release();
   await expect(id).resolves.toBe(fake.botUserId);

@@ -6,7 +6,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 import type { Logger } from '../logger';
 import { runWithRequestId } from '../requestContext';
 import { isMongoUnavailable } from '../unavailable';
-import { HttpProblem, notFound, sendProblem, unauthorized } from './problem';
+import { DEPENDENCY_RETRY_AFTER_S, HttpProblem, notFound, sendProblem, unauthorized } from './problem';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -129,9 +129,6 @@ function httpMetrics(registry: Registry): RequestHandler {
     next();
   };
 }
-
-/** Seconds a client should wait before retrying while a dependency is down (the `Retry-After` of those 503s). */
-export const DEPENDENCY_RETRY_AFTER_S = 2;
 
 /** 503 + `Retry-After` for a request that needed MongoDB while no server answered. */
 function databaseUnavailable(): HttpProblem {

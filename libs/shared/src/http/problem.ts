@@ -117,6 +117,19 @@ export const badGateway = (detail: string, extras: Record<string, unknown> = {},
   new HttpProblem(502, detail, extras, code);
 export const serviceUnavailable = (detail: string, code?: string) => new HttpProblem(503, detail, {}, code);
 
+/** Seconds a client should wait before retrying while a dependency is down (the `Retry-After` of those 503s). */
+export const DEPENDENCY_RETRY_AFTER_S = 2;
+
+/**
+ * 503 with `Retry-After: DEPENDENCY_RETRY_AFTER_S` for a request refused because a check it needs could not be made
+ * (a peer service did not answer, the platform has not told who the bot is): `what` says which check, `cause` why
+ * (its message is appended). `code` defaults to `peer_unavailable`.
+ */
+export function dependencyUnavailable(what: string, cause?: unknown, code = 'peer_unavailable'): HttpProblem {
+  const why = cause === undefined ? '' : `: ${cause instanceof Error ? cause.message : String(cause)}`;
+  return new HttpProblem(503, `${what}${why}`, { retryAfter: DEPENDENCY_RETRY_AFTER_S }, code);
+}
+
 /** True when `body` has the problem+json members (used for answers relayed from peers). */
 export function isProblemBody(body: unknown): body is ProblemBody {
   const b = body as ProblemBody | null;

@@ -1,4 +1,4 @@
-import { type AccessReply, DEPENDENCY_RETRY_AFTER_S, forbidden, HttpProblem, RPC } from '@guildhall/shared';
+import { type AccessReply, dependencyUnavailable, forbidden, RPC } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { TicketTypeModel, type TypeRow } from '../settings/model';
@@ -42,12 +42,7 @@ export async function assertTicketStaff(ctx: TicketsContext, ticket: TicketRow, 
   try {
     access = await ctx.bus.request<AccessReply>(RPC.access, { guild: ticket.guild, user }, ctx.config.PEER_TIMEOUT_MS);
   } catch (err) {
-    throw new HttpProblem(
-      503,
-      `Whether you are staff of this ticket could not be checked: ${err instanceof Error ? err.message : String(err)}`,
-      { retryAfter: DEPENDENCY_RETRY_AFTER_S },
-      'peer_unavailable',
-    );
+    throw dependencyUnavailable('Whether you are staff of this ticket could not be checked', err);
   }
   const member = { roles: access.member ? access.roles : [], permissions: permissionBits(access.permissions) };
   if (await isTicketStaff(ticket, member)) return;
