@@ -155,7 +155,7 @@ describe('appeals, reports, settings and features', () => {
       caseNumber: null,
     });
     expect(report.queueThread).toMatch(/^[0-9]+$/);
-    const thread = h.fake.guild(h.seed.id)!.messages.get(report.queueThread) ?? [];
+    const thread = h.fake.guild(h.seed.id)!.messages.get(report.queueThread!) ?? [];
     expect(thread.map((m) => m.content).join('\n')).toContain('Reason: scam links in general');
     const answered = callbacks().filter((c) => c.path.includes(submission.id));
     expect(answered).toHaveLength(1);
