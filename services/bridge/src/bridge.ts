@@ -27,6 +27,8 @@ export interface BridgeOptions {
   natsUrl: string;
   /** NATS namespace prefix of subjects, streams and the session bucket (`NATS_NAMESPACE`); default none. */
   namespace?: string;
+  /** Copies of the streams and the session bucket in a JetStream cluster (`NATS_REPLICAS`); see `EventBus.connect`. */
+  replicas?: number;
   logger: Logger;
   /** The platform's REST API root without version, asked for the gateway URL; default `https://discord.com/api`. */
   restUrl?: string;
@@ -93,7 +95,13 @@ export async function startBridge(opts: BridgeOptions): Promise<Bridge> {
   const logger = opts.logger;
   const intents = opts.intents ?? BRIDGE_INTENTS;
   const bufferMax = opts.bufferMax ?? 10_000;
-  const bus = await EventBus.connect({ url: opts.natsUrl, name: 'platform-bridge', namespace: opts.namespace, logger });
+  const bus = await EventBus.connect({
+    url: opts.natsUrl,
+    name: 'platform-bridge',
+    namespace: opts.namespace,
+    replicas: opts.replicas,
+    logger,
+  });
   let manager: WebSocketManager | undefined;
   let sessions: SessionStore | undefined;
   try {

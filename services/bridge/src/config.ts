@@ -14,7 +14,8 @@ const shardList = z
  * The bridge's environment (no database, so only part of the services' base variables):
  * - `PORT`/`HOST`: its HTTP server (`/healthz`, `/readyz`, `/metrics`); `LOG_LEVEL`; `METRICS_TOKEN` (bearer token
  *   `/metrics` requires; empty: not served) and `TRUST_PROXY`, as for the services.
- * - `NATS_URL`, `NATS_NAMESPACE`: where dispatches are published and sessions persisted.
+ * - `NATS_URL`, `NATS_NAMESPACE`: where dispatches are published and sessions persisted; `NATS_REPLICAS`: copies of
+ *   the streams and the session bucket in a JetStream cluster (1, 3 or 5; default 1; as every service).
  * - `PLATFORM_BOT_TOKEN` (required), `PLATFORM_API_URL` (REST root answering `GET /v10/gateway/bot`),
  *   `PLATFORM_INTENTS` (gateway intents bit field, default `BRIDGE_INTENTS`).
  * - `BRIDGE_SHARD_COUNT`: total shards (default: what `/gateway/bot` recommends).
@@ -35,6 +36,7 @@ export const bridgeConfigShape = {
   TRUST_PROXY: baseConfigShape.TRUST_PROXY,
   NATS_URL: baseConfigShape.NATS_URL,
   NATS_NAMESPACE: baseConfigShape.NATS_NAMESPACE,
+  NATS_REPLICAS: baseConfigShape.NATS_REPLICAS,
   PLATFORM_API_URL: baseConfigShape.PLATFORM_API_URL,
   PLATFORM_BOT_TOKEN: z.string().min(1, 'required: the bot token the bridge connects to the gateway with'),
   PLATFORM_INTENTS: optional(z.coerce.number().int().min(0)).transform((v) => v ?? BRIDGE_INTENTS),

@@ -56,6 +56,7 @@ export async function startBridgeService(
     intents: config.PLATFORM_INTENTS,
     natsUrl: config.NATS_URL,
     namespace: config.NATS_NAMESPACE || undefined,
+    replicas: config.NATS_REPLICAS,
     restUrl: config.PLATFORM_API_URL,
     shardCount: config.BRIDGE_SHARD_COUNT ?? null,
     shardPlan: config.shardPlan,

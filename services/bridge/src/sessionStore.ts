@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@discordjs/ws';
 import type { EventBus, Logger } from '@guildhall/shared';
-import { type KV, Kvm } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 
 /** The key-value bucket (namespace prefix added) holding each shard's gateway session. */
 export const SESSION_BUCKET = 'bridge_sessions';
@@ -34,7 +34,7 @@ export class SessionStore {
 
   /** Opens (creating when missing) the bucket and loads the persisted sessions of `shardIds`. */
   static async open(bus: EventBus, shardIds: number[], logger: Logger): Promise<SessionStore> {
-    const kv = await new Kvm(bus.nc).create(bus.resourceName(SESSION_BUCKET), { history: 1 });
+    const kv = await bus.keyValue(SESSION_BUCKET, { history: 1 });
     const store = new SessionStore(kv, logger);
     for (const shardId of shardIds) {
       const entry = await kv.get(key(shardId));

@@ -221,8 +221,9 @@ export class SharedWindowStore implements Store {
 
   private async connect(): Promise<KV> {
     const name = this.bus.resourceName(RATE_LIMIT_BUCKET);
-    const kvm = new Kvm(this.bus.nc);
-    const kv = await kvm.create(name, { history: 1, ttl: 2 * this.windowMs }).catch(() => kvm.open(name));
+    const kv = await this.bus
+      .keyValue(RATE_LIMIT_BUCKET, { history: 1, ttlMs: 2 * this.windowMs })
+      .catch(() => new Kvm(this.bus.nc).open(name));
     const updates = await kv.watch({ key: `${this.name}.>`, include: 'updates', ignoreDeletes: true });
     void (async () => {
       for await (const entry of updates) {

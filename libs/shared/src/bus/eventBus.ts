@@ -134,8 +134,11 @@ export class EventBus {
     readonly jsm: JetStreamManager,
     private readonly namespace: string,
     private readonly logger: Logger,
-    /** Copies JetStream keeps of every stream, KV bucket and durable consumer made here (`NATS_REPLICAS`). */
-    readonly replicas: number,
+    /**
+     * Copies JetStream keeps of every stream, KV bucket and durable consumer (`NATS_REPLICAS`): existing ones are
+     * brought to it. Undefined (a tool that was not given it): new ones get 1, existing ones keep theirs.
+     */
+    readonly replicas: number | undefined,
   ) {
     void this.watchStatus();
   }
@@ -144,8 +147,9 @@ export class EventBus {
    * Connects (reconnecting forever on loss) and makes sure the streams exist. Without the client's async traces: it
    * would capture a stack trace for every request, publish and flush in case it fails (~2 % of moderation's CPU on a
    * member record miss), and `request` replaces such errors by a 503 naming the subject anyway.
-   * `replicas` (`NATS_REPLICAS`, default 1) is how many servers of a JetStream cluster keep each stream, KV bucket and
-   * durable consumer: 1, 3 or 5. Throws a `ConfigError` naming `NATS_REPLICAS` when it is none of these, when it is
+   * `replicas` (`NATS_REPLICAS`) is how many servers of a JetStream cluster keep each stream, KV bucket and durable
+   * consumer: 1, 3 or 5, applied to existing ones too; without it new ones get 1 and existing ones keep their count
+   * (so a tool such as the replay command never scales a deployment's streams down). Throws a `ConfigError` naming `NATS_REPLICAS` when it is none of these, when it is
    * above 1 and the server is not in a cluster, or when the cluster has fewer JetStream servers than that.
    */
   static async connect(opts: {
@@ -155,8 +159,8 @@ export class EventBus {
     logger: Logger;
     replicas?: number;
   }): Promise<EventBus> {
-    const replicas = opts.replicas ?? 1;
-    checkReplicaCount(replicas);
+    const replicas = opts.replicas;
+    if (replicas !== undefined) checkReplicaCount(replicas);
     const nc = await connect({
       servers: opts.url.split(','),
       name: opts.name,
@@ -169,7 +173,7 @@ export class EventBus {
     const jsm = await jetstreamManager(nc);
     const bus = new EventBus(nc, jetstream(nc), jsm, opts.namespace ?? '', opts.logger, replicas);
     try {
-      if (replicas > 1 && !nc.info?.cluster) {
+      if (replicas !== undefined && replicas > 1 && !nc.info?.cluster) {
         throw new ConfigError([
           `NATS_REPLICAS: ${replicas} replicas need a JetStream cluster, but the NATS server at ${opts.url} is not in one`,
         ]);
@@ -218,14 +222,15 @@ export class EventBus {
       ['DEADLETTER', 'deadletter.>', 30 * day],
     ];
     for (const [stream, subject, maxAgeMs] of streams) {
+      const name = this.streamName(stream);
+      const existing = await this.jsm.streams.info(name).catch(() => null);
       const wanted = {
-        name: this.streamName(stream),
+        name,
         subjects: [this.subject(subject)],
         max_age: nanos(maxAgeMs),
         duplicate_window: nanos(10 * 60 * 1000),
-        num_replicas: this.replicas,
+        num_replicas: this.replicas ?? existing?.config.num_replicas ?? 1,
       };
-      const existing = await this.jsm.streams.info(wanted.name).catch(() => null);
       if (existing) {
         await this.updateStreamIfChanged(existing.config, wanted);
         continue;
@@ -263,19 +268,19 @@ export class EventBus {
   }
 
   /**
-   * The key-value bucket `bucket` (namespace added), created when missing with `replicas` copies, `history` values per
+   * The key-value bucket `bucket` (namespace added), created when missing with `replicas` copies (1 when unset), `history` values per
    * key and, with `ttlMs`, keys expiring that long after their last write. An existing bucket keeps its other settings;
-   * one with another replica count is brought to `replicas` in place (its keys are kept). Throws a `ConfigError`
+   * one with another replica count is brought to a set `replicas` in place (its keys are kept). Throws a `ConfigError`
    * naming `NATS_REPLICAS` when the cluster cannot hold that many copies.
    */
   async keyValue(bucket: string, opts: { history: number; ttlMs?: number }): Promise<KV> {
     const kv = await new Kvm(this.nc)
-      .create(this.resourceName(bucket), { history: opts.history, ttl: opts.ttlMs, replicas: this.replicas })
+      .create(this.resourceName(bucket), { history: opts.history, ttl: opts.ttlMs, replicas: this.replicas ?? 1 })
       .catch((err) => {
         throw this.replicaProblem(err);
       });
     const { streamInfo } = await kv.status();
-    if (streamInfo.config.num_replicas !== this.replicas) {
+    if (this.replicas !== undefined && streamInfo.config.num_replicas !== this.replicas) {
       this.logger.info(
         { bucket: this.resourceName(bucket), replicas: { from: streamInfo.config.num_replicas, to: this.replicas } },
         'updating the key-value bucket replicas',
