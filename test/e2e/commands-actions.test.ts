@@ -1,0 +1,194 @@
+/**
+ * End to end, against the simulator with every service as its own process (issue 30): moderators act with the
+ * application's commands, which the bridge registered. Each command does through the platform what the API route
+ * does (the timeout, the ban list, the case in `GET …/cases/{n}`, the journal naming the person who ran it); a caller
+ * without the cap or below the target gets an ephemeral refusal and nothing changes; a cancelled ban changes nothing;
+ * a slow platform still gets the deferred answer, then the result.
+ */
+import { randomUUID } from 'node:crypto';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { newSnowflake } from '@guildhall/shared';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { ApiClient, expectStatus } from './support/client';
+import { Coverage } from './support/coverage';
+
+const { roles, channels } = FIXTURE_IDS;
+const CALLBACK = '/interactions/{interaction_id}/{interaction_token}/callback';
+const ORIGINAL = '/webhooks/{webhook_id}/{webhook_token}/messages/@original';
+
+let sys: System;
+let owner: ApiClient;
+let g: string;
+/** Fixture members whose only role is Members, each the target of one test. */
+let plain: string[];
+
+const base = () => `/api/v1/servers/${g}`;
+
+/** A new member of the guild with `roles`, as the owner gives them. */
+async function newMember(name: string, withRoles: string[]): Promise<string> {
+  const id = newSnowflake();
+  sys.fake.memberJoins(g, { user: { id, username: name } });
+  if (withRoles.length) await sys.fake.actAsUser(USERS.owner).editMember(g, id, { roles: withRoles });
+  return id;
+}
+
+/** `user` runs chat input command `name` in #general; resolves the interaction id. */
+function run(user: string, name: string, options: Record<string, string | number>): Promise<string> {
+  return sys.fake.actAsUser(user).runCommand(g, channels.general, name, { options });
+}
+
+/** The calls answering interaction `id` (its callback) or editing its original answer (by its token). */
+function callbacksOf(id: string) {
+  return sys.fake.callsTo('POST', CALLBACK).filter((c) => c.path.includes(`/interactions/${id}/`));
+}
+function tokenOf(id: string): string {
+  const path = callbacksOf(id)[0]!.path;
+  return path.split('/')[3]!;
+}
+function editsOf(id: string) {
+  const token = tokenOf(id);
+  return sys.fake.callsTo('PATCH', ORIGINAL).filter((c) => c.path.includes(token));
+}
+
+/** The text of interaction `id`'s answer once it was deferred (type 5, ephemeral) and edited. */
+async function answerOf(id: string): Promise<{ content: string; components?: Array<{ components: unknown[] }> }> {
+  await waitFor(() => callbacksOf(id).length === 1);
+  await waitFor(() => editsOf(id).length >= 1);
+  return editsOf(id)[0]!.body as { content: string };
+}
+
+/**
+ * `user` presses button `customId` of the ephemeral answer of interaction `of`: INTERACTION_CREATE type 3 as the
+ * platform sends it for a component on an ephemeral interaction response.
+ */
+function press(user: string, of: string, customId: string): string {
+  const id = newSnowflake();
+  sys.fake.dispatch(
+    g,
+    'INTERACTION_CREATE' as never,
+    {
+      id,
+      application_id: FIXTURE_IDS.bot,
+      type: 3,
+      token: `token-${randomUUID()}`,
+      version: 1,
+      guild_id: g,
+      channel_id: channels.general,
+      member: { nick: null, user: { id: user, username: 'mod', global_name: null, avatar: null, discriminator: '0' } },
+      message: { id: of, channel_id: channels.general, flags: 64 },
+      data: { custom_id: customId, component_type: 2 },
+    } as never,
+  );
+  return id;
+}
+
+beforeAll(async () => {
+  sys = await startSystem();
+  g = sys.guild;
+  owner = new ApiClient(sys.gatewayUrl, new Coverage()).as({
+    cookie: await sys.login(USERS.owner),
+    origin: DASHBOARD_ORIGIN,
+  });
+  plain = [...sys.fake.guild(g)!.members.values()]
+    .filter(
+      (m) => !m.user.bot && m.roles.length === 1 && m.roles[0] === roles.member && !m.communication_disabled_until,
+    )
+    .map((m) => m.user.id);
+  expect(plain.length).toBeGreaterThanOrEqual(4);
+  expectStatus(
+    await owner.put(`${base()}/staff/${roles.moderator}`, { caps: ['cases.read', 'cases.write', 'cases.revoke'] }),
+    200,
+  );
+  await waitFor(() => sys.fake.callsTo('PUT', '/applications/{application_id}/commands').some((c) => c.status < 300));
+}, 180_000);
+
+afterAll(async () => {
+  await sys?.stop();
+});
+
+it('when a moderator runs /timeout, then the member is timed out on the platform, the case is theirs and the journal names them', async () => {
+  const member = plain[0]!;
+  const id = await run(USERS.moderator, 'timeout', { member, duration: 3600, reason: 'flooding' });
+  const answer = await answerOf(id);
+  expect(callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
+  expect(answer.content).toMatch(/^Case #\d+: .+ timed out for 1 hour - flooding$/);
+  const until = sys.fake.guild(g)!.members.get(member)!.communication_disabled_until;
+  expect(Date.parse(until!)).toBeGreaterThan(Date.now());
+  const number = Number(/#(\d+)/.exec(answer.content)![1]);
+  const detail = expectStatus(await owner.get(`${base()}/cases/${number}`), 200).body;
+  expect(detail.case).toMatchObject({
+    action: 'timeout',
+    target: member,
+    moderator: USERS.moderator,
+    status: 'active',
+  });
+  const events = await waitFor(async () => {
+    const res = expectStatus(await owner.get(`${base()}/journal?kind=member_timeout&target=${member}&limit=10`), 200);
+    return res.body.events.length ? res.body.events : undefined;
+  });
+  expect(events[0]).toMatchObject({ actor: USERS.moderator, viaService: true });
+});
+
+it('when a moderator runs /ban and cancels, nothing changes; when they confirm, the user is on the ban list; /unban revokes the case', async () => {
+  const member = plain[1]!;
+  const cancelled = await run(USERS.moderator, 'ban', { user: member, reason: 'raid', delete_messages: 3600 });
+  const question = await answerOf(cancelled);
+  expect(question.content).toMatch(/^Ban .+\? Reason: raid/);
+  const cancel = press(USERS.moderator, cancelled, `mod:cancel:${cancelled}`);
+  await waitFor(() => callbacksOf(cancel).length === 1);
+  expect(callbacksOf(cancel)[0]!.body).toMatchObject({ type: 7, data: { components: [] } });
+  expect((callbacksOf(cancel)[0]!.body as { data: { content: string } }).data.content).toMatch(/nothing was done/);
+  expect(sys.fake.guild(g)!.bans.has(member)).toBe(false);
+  expect(sys.fake.guild(g)!.members.has(member)).toBe(true);
+
+  const asked = await run(USERS.moderator, 'ban', { user: member, reason: 'raid' });
+  await answerOf(asked);
+  const confirm = press(USERS.moderator, asked, `mod:confirm:${asked}`);
+  await waitFor(() => sys.fake.callsTo('PATCH', ORIGINAL).some((c) => c.path.includes(tokenOf(confirm))));
+  const done = (editsOf(confirm)[0]!.body as { content: string }).content;
+  expect(done).toMatch(/^Case #\d+: .+ banned - raid$/);
+  expect(sys.fake.guild(g)!.bans.has(member)).toBe(true);
+  const number = Number(/#(\d+)/.exec(done)![1]);
+  expect(expectStatus(await owner.get(`${base()}/cases/${number}`), 200).body.case).toMatchObject({
+    action: 'ban',
+    moderator: USERS.moderator,
+    status: 'active',
+  });
+
+  const unban = await run(USERS.moderator, 'unban', { user: member, reason: 'appeal by mail' });
+  expect((await answerOf(unban)).content).toMatch(
+    new RegExp(`^Case #${number} revoked: .+ unbanned - appeal by mail$`),
+  );
+  expect(sys.fake.guild(g)!.bans.has(member)).toBe(false);
+  const revoked = expectStatus(await owner.get(`${base()}/cases/${number}`), 200).body;
+  expect(revoked.case.status).toBe('revoked');
+  expect(revoked.history).toContainEqual(expect.objectContaining({ change: 'revoked', by: USERS.moderator }));
+});
+
+it('when a member with Moderate Members but no cap, or a moderator below the target, runs /warn or /timeout, then they get an ephemeral refusal and nothing changes', async () => {
+  const role = await sys.fake.actAsUser(USERS.owner).createRole(g, {
+    name: 'Helpers',
+    permissions: PermissionFlagsBits.ModerateMembers.toString(),
+  });
+  const helper = await newMember('helper', [roles.member, role.id]);
+  const member = plain[2]!;
+  const casesBefore = expectStatus(await owner.get(`${base()}/cases?limit=100`), 200).body.cases.length;
+  const noCap = await run(helper, 'warn', { member, reason: 'nope' });
+  expect((await answerOf(noCap)).content).toBe('You need the cap `cases.write` in this server to do that.');
+  const above = await run(USERS.moderator, 'timeout', { member: USERS.admin, duration: 60, reason: 'nope' });
+  expect((await answerOf(above)).content).toMatch(/role/i);
+  expect(sys.fake.guild(g)!.members.get(USERS.admin)!.communication_disabled_until ?? null).toBeNull();
+  expect(expectStatus(await owner.get(`${base()}/cases?limit=100`), 200).body.cases).toHaveLength(casesBefore);
+});
+
+it('when the platform is slow, then the command is deferred at once and answered with its result once the platform answers', async () => {
+  const member = plain[3]!;
+  const held = sys.fake.holdNextAnswer('PATCH', '/guilds/{guild_id}/members/{user_id}');
+  const id = await run(USERS.moderator, 'timeout', { member, duration: 60, reason: 'slow day' });
+  await held.arrived;
+  expect(callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
+  expect(editsOf(id)).toHaveLength(0);
+  held.release();
+  expect((await answerOf(id)).content).toMatch(/^Case #\d+: .+ timed out for 60 seconds - slow day$/);
+});
