@@ -1,6 +1,12 @@
 export { DiscordError, type DiscordFieldErrors } from './errors';
 export type { UnmodelledCall } from './fallback';
 export { GATEWAY_PATH, type GatewayOptions, shardOf } from './gateway/server';
+export {
+  type AutocompleteRun,
+  type CommandRun,
+  INTERACTION_RESPONSE_MS,
+  INTERACTION_TOKEN_MS,
+} from './interactionCreate';
 export * from './limits';
 export * from './messages';
 export type { FakePlatform, FakePlatformOptions } from './platform';

@@ -10,7 +10,7 @@ import { DiscordError, errors, invalidFormBody } from './errors';
 import { notModelled } from './fallback';
 import { guildCreateData } from './gateway/guildCreate';
 import { GATEWAY_PATH, SimulatorGateway } from './gateway/server';
-import { submitModal, useComponent } from './interactionCreate';
+import { autocomplete, runCommand, submitModal, useComponent } from './interactionCreate';
 import { checkAuditReason } from './limits';
 import {
   defaultSpecPath,
@@ -349,6 +349,10 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
         useComponent: async (channelId, messageId, customId, values) =>
           useComponent(state, state.user(userId), channelId, messageId, customId, values),
         submitModal: async (customId, values) => submitModal(state, state.user(userId), customId, values),
+        runCommand: async (guildId, channelId, name, run) =>
+          runCommand(state, state.user(userId), guildId, channelId, name, run),
+        autocomplete: async (guildId, channelId, name, run) =>
+          autocomplete(state, state.user(userId), guildId, channelId, name, run),
       }),
     botUserId: state.botUser.id,
     clientId: state.clientId,

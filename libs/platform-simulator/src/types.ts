@@ -14,6 +14,7 @@ import type {
   APIWebhook,
   ChannelType,
   GuildPremiumTier,
+  InteractionType,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
 
@@ -145,10 +146,18 @@ export interface OpenModal {
   data: APIModalInteractionResponseCallbackData;
 }
 
-/** Where an interaction happened and who made it, by interaction token (what a modal answer is attached to). */
+/**
+ * An interaction the platform created, by interaction token: who made it and where (what a modal answer is attached
+ * to), its id and type, when it was created (simulator ms: the 3 s callback deadline and the token's 15 minutes count
+ * from it) and the follow-up messages sent with its token.
+ */
 export interface InteractionOrigin {
+  id: string;
+  type: InteractionType;
+  createdAt: number;
   userId: string;
   guildId: string;
   channelId: string;
   message?: APIMessage;
+  followUps: APIMessage[];
 }

@@ -11,6 +11,7 @@ import {
   type RESTPostAPIGuildRoleJSONBody,
   Routes,
 } from 'discord-api-types/v10';
+import type { AutocompleteRun, CommandRun } from './interactionCreate';
 
 /** A file uploaded with a message (as a multipart `files[n]` part). */
 export interface UserFile {
@@ -89,10 +90,22 @@ export interface UserActions {
    * resolves the interaction id; rejects when no such modal is open.
    */
   submitModal(customId: string, values: Record<string, string>): Promise<string>;
+  /**
+   * The user runs the registered command `name` in a guild channel: a chat input command with its options
+   * (`{ subcommand?, options }`), or a user / message command on `{ targetId }`: INTERACTION_CREATE type 2 to the bot;
+   * resolves the interaction id; rejects with 10063 when no such command is registered for the guild or globally and
+   * 50013 when the user lacks its `default_member_permissions` (see `runCommand` in `interactionCreate.ts`).
+   */
+  runCommand(guildId: string, channelId: string, name: string, run: CommandRun): Promise<string>;
+  /**
+   * The user types into an autocomplete option of the registered chat input command `name`: INTERACTION_CREATE type
+   * 4 with the focused option; resolves the interaction id (see `autocomplete` in `interactionCreate.ts`).
+   */
+  autocomplete(guildId: string, channelId: string, name: string, run: AutocompleteRun): Promise<string>;
 }
 
-/** What a user does in the client that is not a REST call: using components and submitting modals. */
-export type ClientActions = Pick<UserActions, 'useComponent' | 'submitModal'>;
+/** What a user does in the client that is not a REST call: components, modals, commands and autocomplete. */
+export type ClientActions = Pick<UserActions, 'useComponent' | 'submitModal' | 'runCommand' | 'autocomplete'>;
 
 /** The `UserActions` of one user over `perform` (which runs a call as that user) and the user's `client` actions. */
 export function userActions(perform: (call: UserCall) => Promise<unknown>, client: ClientActions): UserActions {

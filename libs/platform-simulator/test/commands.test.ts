@@ -1,11 +1,14 @@
 import { API } from '@discordjs/core';
 import type { DiscordAPIError, REST } from '@discordjs/rest';
-import { type FakePlatform, type sampleGuild, startFakePlatform } from '@guildhall/platform-simulator';
+import { type FakePlatform, sampleGuild, startFakePlatform } from '@guildhall/platform-simulator';
 import { APPLICATION_COMMANDS } from '@guildhall/shared';
 import {
   type APIApplicationCommand,
   ApplicationCommandOptionType,
   ApplicationCommandType,
+  InteractionResponseType,
+  MessageFlags,
+  PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   Routes,
 } from 'discord-api-types/v10';
@@ -215,6 +218,277 @@ describe('application commands', () => {
         ),
       );
       expect(created.code).toBe(30032);
+    });
+  });
+
+  describe('members run commands', () => {
+    let created: Array<Record<string, unknown>>;
+    let stop: () => void;
+    beforeEach(async () => {
+      created = [];
+      stop = fake.onDispatch((_g, t, d) => {
+        if (t === 'INTERACTION_CREATE') created.push(d as Record<string, unknown>);
+      });
+      await api.applicationCommands.bulkOverwriteGlobalCommands(fake.clientId, APPLICATION_COMMANDS);
+    });
+    afterEach(() => stop());
+    // biome-ignore lint/suspicious/noExplicitAny: a dispatch's payload, read field by field in assertions
+    const last = () => created.at(-1) as Record<string, any>;
+
+    it('sends a chat input command with its options, the resolved member and the member permissions', async () => {
+      const id = await fake.actAsUser(seed.ids.moderator).runCommand(seed.id, seed.ids.general, 'timeout', {
+        options: { member: seed.ids.member, duration: 600, reason: 'spam' },
+      });
+      const interaction = last();
+      const command = (await api.applicationCommands.getGlobalCommands(fake.clientId)).find(
+        (c) => c.name === 'timeout',
+      )!;
+      expect(interaction).toMatchObject({
+        id,
+        application_id: fake.clientId,
+        type: 2,
+        guild_id: seed.id,
+        channel_id: seed.ids.general,
+        channel: { id: seed.ids.general },
+        locale: 'en-US',
+        guild_locale: 'en-US',
+        entitlements: [],
+        authorizing_integration_owners: { 0: seed.id },
+        context: 0,
+        version: 1,
+        member: { user: { id: seed.ids.moderator } },
+        data: {
+          id: command.id,
+          name: 'timeout',
+          type: 1,
+          options: [
+            { name: 'member', type: 6, value: seed.ids.member },
+            { name: 'duration', type: 4, value: 600 },
+            { name: 'reason', type: 3, value: 'spam' },
+          ],
+        },
+      });
+      expect(typeof interaction.token).toBe('string');
+      expect(BigInt(interaction.member.permissions) & PermissionFlagsBits.ModerateMembers).toBe(
+        PermissionFlagsBits.ModerateMembers,
+      );
+      expect(BigInt(interaction.app_permissions) & PermissionFlagsBits.BanMembers).toBe(PermissionFlagsBits.BanMembers);
+      expect(interaction.data.guild_id).toBeUndefined();
+      expect(interaction.data.resolved.users[seed.ids.member]).toMatchObject({ id: seed.ids.member, username: 'pat' });
+      const member = interaction.data.resolved.members[seed.ids.member];
+      expect(member).toMatchObject({ roles: [] });
+      expect(member.user).toBeUndefined();
+      expect(member.permissions).toMatch(/^\d+$/);
+    });
+
+    it('computes the member permissions in the channel with its overwrites', async () => {
+      fake.guild(seed.id)!.channels.get(seed.ids.general)!.permission_overwrites = [
+        { id: seed.ids.moderatorRole, type: 0, allow: '0', deny: String(PermissionFlagsBits.SendMessages) },
+      ];
+      await fake.actAsUser(seed.ids.moderator).runCommand(seed.id, seed.ids.general, 'history', {
+        options: { user: seed.ids.member },
+      });
+      expect(BigInt(last().member.permissions) & PermissionFlagsBits.SendMessages).toBe(0n);
+    });
+
+    it('sends a subcommand with its options, and autocomplete with the focused option', async () => {
+      const mo = fake.actAsUser(seed.ids.moderator);
+      await mo.runCommand(seed.id, seed.ids.general, 'case', {
+        subcommand: 'reason',
+        options: { number: 4, reason: 'typo' },
+      });
+      expect(last().data.options).toEqual([
+        {
+          name: 'reason',
+          type: 1,
+          options: [
+            { name: 'number', type: 4, value: 4 },
+            { name: 'reason', type: 3, value: 'typo' },
+          ],
+        },
+      ]);
+      await mo.autocomplete(seed.id, seed.ids.general, 'case', {
+        subcommand: 'show',
+        focused: { name: 'number', value: '1' },
+      });
+      expect(last()).toMatchObject({
+        type: 4,
+        data: {
+          name: 'case',
+          options: [{ name: 'show', type: 1, options: [{ name: 'number', type: 4, value: '1', focused: true }] }],
+        },
+      });
+      await expect(
+        mo.autocomplete(seed.id, seed.ids.general, 'case', {
+          subcommand: 'reason',
+          options: { number: 1 },
+          focused: { name: 'reason', value: 'x' },
+        }),
+      ).rejects.toMatchObject({ code: 50035 });
+    });
+
+    it('sends user and message commands with their target resolved', async () => {
+      const message = await fake.actAsUser(seed.ids.member).sendMessage(seed.ids.general, 'buy cheap coins');
+      await fake
+        .actAsUser(seed.ids.support)
+        .runCommand(seed.id, seed.ids.general, 'Report message', { targetId: message.id });
+      expect(last().data).toMatchObject({
+        name: 'Report message',
+        type: 3,
+        target_id: message.id,
+        resolved: { messages: { [message.id]: { id: message.id, content: 'buy cheap coins' } } },
+      });
+      await fake
+        .actAsUser(seed.ids.moderator)
+        .runCommand(seed.id, seed.ids.general, 'Warn', { targetId: seed.ids.member });
+      expect(last().data).toMatchObject({ name: 'Warn', type: 2, target_id: seed.ids.member });
+      expect(last().data.resolved.users[seed.ids.member].id).toBe(seed.ids.member);
+      expect(last().data.resolved.members[seed.ids.member].permissions).toMatch(/^\d+$/);
+    });
+
+    it('runs only registered commands: an unknown one, or a guild command in another guild, is refused', async () => {
+      const member = fake.actAsUser(seed.ids.member);
+      await expect(member.runCommand(seed.id, seed.ids.general, 'nuke', {})).rejects.toMatchObject({ code: 10063 });
+      await api.applicationCommands.bulkOverwriteGuildCommands(fake.clientId, seed.id, [chat('local')]);
+      await member.runCommand(seed.id, seed.ids.general, 'local', {});
+      expect(last().data).toMatchObject({ name: 'local', guild_id: seed.id });
+      const other = sampleGuild({ members: [{ user: { id: seed.ids.member } }] });
+      fake.seedGuild(other);
+      const channel = [...fake.guild(other.id)!.channels.values()].find((c) => c.type === 0)!.id;
+      await expect(member.runCommand(other.id, channel, 'local', {})).rejects.toMatchObject({ code: 10063 });
+      await api.applicationCommands.bulkOverwriteGlobalCommands(fake.clientId, []);
+      const before = created.length;
+      await expect(
+        member.runCommand(seed.id, seed.ids.general, 'warn', { options: { member: seed.ids.owner, reason: 'x' } }),
+      ).rejects.toMatchObject({ code: 10063 });
+      expect(created).toHaveLength(before);
+    });
+
+    it('hides a command from members without its default permissions; Administrator and the owner pass', async () => {
+      const run = (user: string) =>
+        fake
+          .actAsUser(user)
+          .runCommand(seed.id, seed.ids.general, 'ban', { options: { user: seed.ids.member, reason: 'r' } });
+      await expect(run(seed.ids.support)).rejects.toMatchObject({ status: 403, code: 50013 });
+      expect(created).toHaveLength(0);
+      await run(seed.ids.moderator);
+      await run(seed.ids.admin);
+      await run(seed.ids.owner);
+      expect(created).toHaveLength(3);
+    });
+
+    it('refuses options the client would not send', async () => {
+      const mo = fake.actAsUser(seed.ids.moderator);
+      const at = (options: Record<string, string | number>) =>
+        mo.runCommand(seed.id, seed.ids.general, 'timeout', {
+          options: { member: seed.ids.member, reason: 'r', ...options },
+        });
+      await expect(at({ duration: 7 })).rejects.toMatchObject({ code: 50035 });
+      await expect(at({ duration: 60, extra: 1 })).rejects.toMatchObject({ code: 50035 });
+      await expect(
+        mo.runCommand(seed.id, seed.ids.general, 'timeout', { options: { duration: 60, reason: 'r' } }),
+      ).rejects.toMatchObject({ code: 50035 });
+      await expect(mo.runCommand(seed.id, seed.ids.general, 'case', { options: {} })).rejects.toMatchObject({
+        code: 50035,
+      });
+    });
+  });
+
+  describe('responses', () => {
+    let token = '';
+    let interactionId = '';
+    let stop: () => void;
+    beforeEach(async () => {
+      stop = fake.onDispatch((_g, t, d) => {
+        if (t === 'INTERACTION_CREATE') ({ token, id: interactionId } = d as { token: string; id: string });
+      });
+      await api.applicationCommands.bulkOverwriteGlobalCommands(fake.clientId, APPLICATION_COMMANDS);
+      await fake
+        .actAsUser(seed.ids.moderator)
+        .runCommand(seed.id, seed.ids.general, 'history', { options: { user: seed.ids.member } });
+    });
+    afterEach(() => stop());
+    const callback = (body: unknown) =>
+      rest.post(Routes.interactionCallback(interactionId, token), { body, auth: false });
+
+    it('takes a first callback within 3 seconds, and only one', async () => {
+      now.ms += 2_900;
+      await callback({
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: { content: 'ok', flags: MessageFlags.Ephemeral },
+      });
+      const again = await refusal(
+        callback({ type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'x' } }),
+      );
+      expect([again.status, again.code]).toEqual([400, 40060]);
+      const original = await api.interactions.getOriginalReply(fake.clientId, token);
+      expect(original).toMatchObject({ content: 'ok', flags: MessageFlags.Ephemeral });
+    });
+
+    it('answers a callback after 3 seconds with 404 10062 Unknown interaction', async () => {
+      now.ms += 3_001;
+      const late = await refusal(callback({ type: InteractionResponseType.DeferredChannelMessageWithSource }));
+      expect([late.status, late.code, late.message]).toEqual([404, 10062, 'Unknown interaction']);
+    });
+
+    it('applies the deadline to button presses too', async () => {
+      const message = (await rest.post(Routes.channelMessages(seed.ids.general), {
+        body: {
+          content: 'press',
+          components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Go', custom_id: 'go' }] }],
+        },
+      })) as { id: string };
+      await fake.actAsUser(seed.ids.member).useComponent(seed.ids.general, message.id, 'go');
+      now.ms += 3_500;
+      const late = await refusal(callback({ type: InteractionResponseType.DeferredMessageUpdate }));
+      expect(late.code).toBe(10062);
+    });
+
+    it('refuses follow-ups and @original before the callback', async () => {
+      const followUp = await refusal(api.interactions.followUp(fake.clientId, token, { content: 'early' }));
+      expect([followUp.status, followUp.code]).toEqual([404, 10015]);
+      const edit = await refusal(api.interactions.editReply(fake.clientId, token, { content: 'early' }));
+      expect([edit.status, edit.code]).toEqual([404, 10008]);
+    });
+
+    it('shows a deferred answer as loading until @original is edited, keeping it ephemeral', async () => {
+      await callback({
+        type: InteractionResponseType.DeferredChannelMessageWithSource,
+        data: { flags: MessageFlags.Ephemeral },
+      });
+      const loading = await api.interactions.getOriginalReply(fake.clientId, token);
+      expect(loading.flags).toBe(MessageFlags.Ephemeral | MessageFlags.Loading);
+      now.ms += 10_000;
+      const edited = await api.interactions.editReply(fake.clientId, token, { content: 'done' });
+      expect(edited).toMatchObject({ content: 'done', flags: MessageFlags.Ephemeral });
+      await api.interactions.deleteReply(fake.clientId, token);
+      const gone = await refusal(api.interactions.getOriginalReply(fake.clientId, token));
+      expect(gone.code).toBe(10008);
+    });
+
+    it('sends, edits and deletes follow-ups for 15 minutes, then 401 50027', async () => {
+      await callback({ type: InteractionResponseType.DeferredChannelMessageWithSource });
+      const followUp = await api.interactions.followUp(fake.clientId, token, {
+        content: 'page 1',
+        flags: MessageFlags.Ephemeral,
+      });
+      expect(followUp.flags).toBe(MessageFlags.Ephemeral);
+      const edited = await api.interactions.editReply(fake.clientId, token, { content: 'page 2' }, followUp.id);
+      expect(edited).toMatchObject({ id: followUp.id, content: 'page 2' });
+      expect(await api.webhooks.getMessage(fake.clientId, token, followUp.id)).toMatchObject({
+        content: 'page 2',
+      });
+      await api.interactions.deleteReply(fake.clientId, token, followUp.id);
+      const missing = await refusal(api.webhooks.getMessage(fake.clientId, token, followUp.id));
+      expect(missing.code).toBe(10008);
+      now.ms += 14 * 60_000;
+      await api.interactions.followUp(fake.clientId, token, { content: 'still here' });
+      now.ms += 60_001;
+      const expired = await refusal(api.interactions.followUp(fake.clientId, token, { content: 'too late' }));
+      expect([expired.status, expired.code]).toEqual([401, 50027]);
+      const edit = await refusal(api.interactions.editReply(fake.clientId, token, { content: 'too late' }));
+      expect(edit.code).toBe(50027);
+      fake.assertNoViolations();
     });
   });
 });

@@ -524,21 +524,30 @@ export function guildDayDriver(
     fake
       .callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback')
       .find((c) => c.path.startsWith(`/interactions/${interaction}/`) && c.status < 300);
+  /*
+   * The platform takes an interaction's first answer within 3 s of its creation on its own clock, which the next
+   * action moves on: a connected bot's answer is awaited (15 s at most) before the day goes on.
+   */
+  const answered = async (interaction: string) => {
+    if (fake.gateway.connectedSessions) await until(() => !!callbackTo(interaction), 15_000);
+  };
   schedule(at(15, 12, 3), async () => {
     buttonPress = await as(ticketOpener).useComponent(
       IDS.channels.tickets,
       IDS.panelMessage,
       `ticket:open:${TICKET_TYPE_ID}`,
     );
+    await answered(buttonPress);
   });
   schedule(at(15, 13, 41), async () => {
     if (!fake.gateway.connectedSessions || !(await until(() => !!callbackTo(buttonPress), 15_000))) return;
     if ((callbackTo(buttonPress)!.body as { type?: number }).type !== InteractionResponseType.Modal) return;
-    await as(ticketOpener).submitModal(TICKET_FORM.customId, {
+    const submit = await as(ticketOpener).submitModal(TICKET_FORM.customId, {
       [TICKET_FORM.inputs[0]]: 'I cannot see the event channel',
       [TICKET_FORM.inputs[1]]:
         'Since this morning the #event-planning channel is missing for me, but my friend can see it. I have the Members role.',
     });
+    await answered(submit);
   });
 
   /* A member gets heated: the moderator removes one message, then times them out for an hour. */
