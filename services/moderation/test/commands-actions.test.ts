@@ -72,7 +72,8 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
       member: who(user, user === h.seed.ids.moderator ? 'mo' : 'sam'),
     };
   };
-  /** Runs chat input command `name` as `user` with `options` (a `member`/`user` option resolves to pat or alice). */
+  const memberOf = (user: string) => h.fake.guild(h.seed.id)!.members.get(user);
+  /** Runs chat input command `name` as `user` with `options`; a `member`/`user` option is resolved from the guild. */
   const run = async (user: string, name: string, options: Record<string, string | number>) => {
     const i = {
       ...envelope(user),
@@ -92,10 +93,11 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
                 : ApplicationCommandOptionType.String,
         })),
         resolved: {
-          users: {
-            [h.seed.ids.member]: { id: h.seed.ids.member, username: 'pat', global_name: null },
-            [h.seed.ids.admin]: { id: h.seed.ids.admin, username: 'alice', global_name: null },
-          },
+          users: Object.fromEntries(
+            Object.entries(options)
+              .filter(([n]) => n === 'member' || n === 'user')
+              .map(([, id]) => [id, memberOf(String(id))?.user ?? { id, username: String(id), global_name: null }]),
+          ),
         },
       },
     };
@@ -107,7 +109,6 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     await h.dispatch('INTERACTION_CREATE', i);
     return i;
   };
-  const memberOf = (user: string) => h.fake.guild(h.seed.id)!.members.get(user);
   const isBanned = (user: string) => h.fake.guild(h.seed.id)!.bans.has(user);
   const buttonsOf = async (token: string) => {
     await waitFor(() => callsOf(ORIGINAL, token, 'PATCH').length >= 1);
@@ -212,6 +213,26 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     expect(await answerOf(second.token)).toBe(done);
     expect(memberOf(kickTarget)).toBeUndefined();
     expect(h.fake.callsTo('DELETE', '/guilds/{guild_id}/members/{user_id}')).toHaveLength(1);
+  });
+
+  it('a confirmation lapses after 15 minutes (a TTL index removes its row): Confirm then acts on nothing', async () => {
+    const indexes = await ConfirmationModel.collection.indexes();
+    expect(indexes).toContainEqual(expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 }));
+    const target = newSnowflake();
+    h.fake.memberJoins(h.seed.id, { user: { id: target, username: 'lee' } });
+    const ban = await run(h.seed.ids.moderator, 'ban', { user: target, reason: 'spam' });
+    const asked = await buttonsOf(ban.token);
+    expect(asked.content).toMatch(/^Ban lee \(\d+\)\? Reason: spam/);
+    const stored = await ConfirmationModel.findById(ban.id).lean<{ expiresAt: Date }>();
+    expect(stored!.expiresAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    await ConfirmationModel.updateOne({ _id: ban.id }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
+    const late = await press(h.seed.ids.moderator, `mod:confirm:${ban.id}`);
+    await waitFor(() => callsOf(CALLBACK, late.id).length === 1);
+    expect(callsOf(CALLBACK, late.id)[0].body).toMatchObject({
+      type: 7,
+      data: { content: expect.stringMatching(/lapsed: nothing was done/), components: [] },
+    });
+    expect(isBanned(target)).toBe(false);
   });
 
   it('/ban asks, bans for a while with deleted messages on Confirm; /unban revokes the live ban case', async () => {

@@ -22,7 +22,7 @@ const DONE: Record<z.output<typeof CreateCaseBody>['action'], string> = {
 };
 
 /** A duration in seconds as its choice names it ("1 hour"), else in seconds. */
-function durationText(seconds: number): string {
+export function durationText(seconds: number): string {
   const choice = [...TIMEOUT_CHOICES, ...BAN_DURATION_CHOICES].find((c) => c.value === seconds);
   return choice ? choice.name : `${seconds} seconds`;
 }

@@ -1,5 +1,6 @@
 import {
   assertHierarchy,
+  BAN_DELETE_CHOICES,
   badRequest,
   deferEphemeral,
   platformFailure,
@@ -15,7 +16,7 @@ import {
 } from 'discord-api-types/v10';
 import { hierarchyPeer } from '../cases/hierarchyPeer';
 import type { ModerationContext } from '../config';
-import { actOnCase, parseCaseBody } from './actOnCase';
+import { actOnCase, durationText, parseCaseBody } from './actOnCase';
 import { answerWith, deferCommand } from './answers';
 import { checkCallerCap } from './callerAccess';
 import { CONFIRMATION_TTL_MS, ConfirmationModel, type ConfirmationRow } from './confirmationModel';
@@ -28,12 +29,18 @@ export const CANCEL_PREFIX = 'mod:cancel:';
 const VERB = { kick: 'Kick', ban: 'Ban' } as const;
 const DOING = { kick: 'Kicking', ban: 'Banning' } as const;
 
+/** How much of a banned user's messages are deleted, as its choice names it ("previous hour"), else in seconds. */
+function deletedText(seconds: number): string {
+  const choice = BAN_DELETE_CHOICES.find((c) => c.value === seconds);
+  return choice ? choice.name.toLowerCase() : `the last ${seconds} seconds`;
+}
+
 /** The question and its Confirm / Cancel buttons. */
 function question(row: ConfirmationRow): ReplyContent {
   const { body } = row;
   const extras = [
-    body.duration === undefined ? null : `for ${body.duration} seconds`,
-    body.deleteMessageSeconds ? `deleting ${body.deleteMessageSeconds} seconds of their messages` : null,
+    body.duration === undefined ? null : `for ${durationText(body.duration)}`,
+    body.deleteMessageSeconds ? `deleting their messages (${deletedText(body.deleteMessageSeconds)})` : null,
   ].filter(Boolean);
   return {
     content:
