@@ -95,7 +95,7 @@ beforeAll(async () => {
       (m) => !m.user.bot && m.roles.length === 1 && m.roles[0] === roles.member && !m.communication_disabled_until,
     )
     .map((m) => m.user.id);
-  expect(plain.length).toBeGreaterThanOrEqual(4);
+  expect(plain.length).toBeGreaterThanOrEqual(5);
   expectStatus(
     await owner.put(`${base()}/staff/${roles.moderator}`, { caps: ['cases.read', 'cases.write', 'cases.revoke'] }),
     200,
@@ -191,4 +191,22 @@ it('when the platform is slow, then the command is deferred at once and answered
   expect(editsOf(id)).toHaveLength(0);
   held.release();
   expect((await answerOf(id)).content).toMatch(/^Case #\d+: .+ timed out for 60 seconds - slow day$/);
+});
+
+it('when a moderator uses the Warn menu on a member and submits the reason, then the member is warned by them', async () => {
+  const member = plain[4]!;
+  const mod = sys.fake.actAsUser(USERS.moderator);
+  const menu = await mod.runCommand(g, channels.general, 'Warn', { targetId: member });
+  await waitFor(() => callbacksOf(menu).length === 1);
+  expect(callbacksOf(menu)[0]!.body).toMatchObject({ type: 9, data: { custom_id: `mod:warn:${member}` } });
+  const submitted = await mod.submitModal(`mod:warn:${member}`, { reason: 'spoilers in #general' });
+  const answer = await answerOf(submitted);
+  expect(answer.content).toMatch(/^Case #\d+: .+ warned - spoilers in #general$/);
+  const number = Number(/#(\d+)/.exec(answer.content)![1]);
+  expect(expectStatus(await owner.get(`${base()}/cases/${number}`), 200).body.case).toMatchObject({
+    action: 'warn',
+    target: member,
+    moderator: USERS.moderator,
+    reason: 'spoilers in #general',
+  });
 });
