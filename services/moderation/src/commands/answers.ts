@@ -62,7 +62,8 @@ export async function answerWith(
 }
 
 /**
- * Acknowledges a command with an ephemeral "thinking..." (callback type 5) as its work may pass 2 seconds. The
+ * Gives an interaction its one callback with `defer`: an ephemeral "thinking..." (type 5, `deferEphemeral`) for a
+ * command whose work may pass 2 seconds, or for a button the new state of its message (type 7, `updateMessage`). The
  * platform refusing it is logged and the work goes on: a redelivered dispatch finds the interaction already
  * acknowledged (400 40060) and still edits its original answer with the result.
  */
