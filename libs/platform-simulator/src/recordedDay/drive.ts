@@ -82,6 +82,11 @@ export interface DayFacts {
   unbanned: string;
   forumPost: string;
   ticketOpener: string;
+  /**
+   * The message a member reported with the "Report message" command during the day, and who; `message` is null when
+   * the command was not registered or no bot was connected (nothing reported).
+   */
+  report: { reporter: string; message: string | null };
   eventTeamRole: string;
   eventTeam: string[];
   createdChannel: string;
@@ -557,6 +562,37 @@ export function guildDayDriver(
     schedule(at(16, 15 + i * 2, 5), async () => {
       rudeIds.push((await post(timedOut, IDS.channels.general, { content })).id);
     });
+  /*
+   * A member reports the second rude message with the "Report message" command, as a member does in the client: only
+   * when the command is registered (the bridge registers the application's commands when it starts; a recording bot
+   * does not) and a bot is connected to answer it. The service answers with a modal for the reason, which the member
+   * submits.
+   */
+  let reported: string | null = null;
+  schedule(at(16, 18, 20), async () => {
+    if (!fake.gateway.connectedSessions) return;
+    const message = rudeIds[1]!;
+    const run = await as(postAuthor)
+      .runCommand(g, IDS.channels.general, 'Report message', { targetId: message })
+      .catch((err: unknown) => {
+        if ((err as { code?: number }).code === 10063) return null;
+        throw err;
+      });
+    if (!run) return;
+    reported = message;
+    await answered(run);
+    const modal = (callbackTo(run)?.body ?? {}) as {
+      type?: number;
+      data?: { custom_id: string; components: Array<{ components: Array<{ custom_id: string }> }> };
+    };
+    if (modal.type !== InteractionResponseType.Modal || !modal.data) return;
+    const input = modal.data.components[0]?.components[0]?.custom_id;
+    const submit = await as(postAuthor).submitModal(
+      modal.data.custom_id,
+      input ? { [input]: 'Insulting the moderators in #general' } : {},
+    );
+    await answered(submit);
+  });
   schedule(at(16, 19, 30), () => as(IDS.moderator).deleteMessage(IDS.channels.general, rudeIds[2]));
   const timeoutUntil = at(17, 20).toISOString();
   schedule(at(16, 20), () =>
@@ -621,6 +657,7 @@ export function guildDayDriver(
         unbanned,
         forumPost: newPost!,
         ticketOpener,
+        report: { reporter: postAuthor, message: reported },
         eventTeamRole,
         eventTeam,
         createdChannel,
