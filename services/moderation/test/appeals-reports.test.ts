@@ -199,4 +199,29 @@ describe('appeals, reports, settings and features', () => {
     await waitFor(() => h.events.find((e) => e.type === 'report.resolved'));
     h.fake.assertNoViolations();
   });
+
+  it('files a submitted report modal whose draft is gone with the message read from the platform; a message gone from it files nothing', async () => {
+    const callbacks = () => h.fake.callsTo('POST', '/interactions/{interaction_id}/{interaction_token}/callback');
+    const sent = await h.fake.actAsUser(h.seed.ids.member).sendMessage(h.seed.ids.general, 'read me from the platform');
+    const late = reportSubmission(h, '1400000000000000011', h.seed.ids.moderator, sent.id, 'late');
+    await h.dispatch('INTERACTION_CREATE', late);
+    const created = await waitFor(() =>
+      eventsOfType(h.events, 'report.created').find((e) => e.data.report.message === sent.id),
+    );
+    expect(created.data.report).toMatchObject({
+      content: 'read me from the platform',
+      author: h.seed.ids.member,
+      reporter: h.seed.ids.moderator,
+      reason: 'late',
+    });
+    const gone = reportSubmission(h, '1400000000000000012', h.seed.ids.moderator, '1400000000000000999', 'gone');
+    await h.dispatch('INTERACTION_CREATE', gone);
+    const answer = await waitFor(() => callbacks().find((c) => c.path.includes(gone.id)));
+    expect(answer.body).toMatchObject({
+      type: 4,
+      data: { flags: 64, content: 'That message could not be read any more, so it was not reported.' },
+    });
+    const list = await h.call('GET', `${base}/reports`, { caps: ['reports.manage'] });
+    expect(list.body.reports.map((r: { message: string }) => r.message)).not.toContain('1400000000000000999');
+  });
 });

@@ -1,12 +1,4 @@
-import {
-  isDuplicateKey,
-  isPlatformNotFound,
-  type Logger,
-  type Outbox,
-  type PlatformApi,
-  platformFailure,
-  platformProblem,
-} from '@guildhall/shared';
+import { isDuplicateKey, type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
 import { type APIInteraction, InteractionType, MessageFlags } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { newRecordId } from '../ids';
@@ -52,7 +44,8 @@ function inputValue(components: unknown[], customId: string): string {
 
 /**
  * The reported message: as the command resolved it (`ReportDraftModel`), else (the draft expired) fetched from the
- * platform; null when the platform no longer has it.
+ * platform; null when the platform refuses it (deleted, or no longer readable by the bot). A platform that does not
+ * answer (or answers 5xx) throws, so the dispatch is delivered again.
  */
 async function reportedMessage(
   platform: PlatformApi,
@@ -71,8 +64,9 @@ async function reportedMessage(
       content: found.content,
     };
   } catch (err) {
-    if (isPlatformNotFound(err)) return null;
-    throw platformProblem(err, 'read the reported message');
+    const { status } = platformFailure(err);
+    if (status >= 400 && status < 500) return null;
+    throw err;
   }
 }
 
@@ -88,7 +82,7 @@ async function answer(platform: PlatformApi, logger: Logger, d: { id: string; to
  * Files a report from a submitted report modal (dispatch payload `d`, custom id `mod:report:<channel>:<message>`, see
  * `openReportModal`; anything else is ignored) with the reporter's reason (trimmed, at most 512 characters) and the
  * message as the command resolved it (its draft; fetched from the platform when the draft expired; a message gone
- * from the platform is answered and files nothing): stores it
+ * from the platform, or no longer readable, is answered and files nothing): stores it
  * `open` (one per reporter and message; one per interaction, so a redelivered dispatch files nothing twice),
  * answers the reporter ephemerally, opens a thread in the reports queue channel when one is set (once: a redelivery
  * after the process died half-way finds the thread it opened, see `openQueueThread`), and emits
@@ -115,7 +109,7 @@ export async function fileReport(
   const reason = [...inputValue(i.data.components, REPORT_REASON_INPUT).trim()].slice(0, REPORT_REASON_MAX).join('');
   const message = await reportedMessage(platform, i.guild_id, i.member.user.id, target);
   if (!message) {
-    await answer(platform, logger, i, 'That message is no longer there, so it could not be reported.');
+    await answer(platform, logger, i, 'That message could not be read any more, so it was not reported.');
     return;
   }
   const row: ReportRow = {
