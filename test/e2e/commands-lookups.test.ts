@@ -1,0 +1,212 @@
+/**
+ * End to end, against the simulator with every service as its own process (issue 30): members and moderators look
+ * things up and report from inside the platform with the commands the bridge registered. "Report message" opens a
+ * modal whose reason ends up in the report; `/case show|reason|revoke` do what the API routes do, with the caller's
+ * caps; the case number autocompletes; `/history` pages with buttons; "Member record" summarises the record.
+ */
+import { randomUUID } from 'node:crypto';
+import { FIXTURE_IDS } from '@guildhall/platform-simulator';
+import { newSnowflake } from '@guildhall/shared';
+import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { ApiClient, expectStatus } from './support/client';
+import { Coverage } from './support/coverage';
+import { reportThroughModal } from './support/report';
+
+const { roles, channels } = FIXTURE_IDS;
+const CALLBACK = '/interactions/{interaction_id}/{interaction_token}/callback';
+const ORIGINAL = '/webhooks/{webhook_id}/{webhook_token}/messages/@original';
+
+let sys: System;
+let owner: ApiClient;
+let g: string;
+/** A member whose role lets them see the moderation commands (Moderate Members) but whose staff role has only `cases.read`. */
+let reader: string;
+/** Fixture members whose only role is Members. */
+let plain: string[];
+
+const base = () => `/api/v1/servers/${g}`;
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer shapes
+type Json = any;
+const callbacksOf = (id: string) =>
+  sys.fake.callsTo('POST', CALLBACK).filter((c) => c.path.includes(`/interactions/${id}/`));
+/** The first callback of interaction `id`. */
+const callbackOf = async (id: string) => {
+  await waitFor(
+    () => callbacksOf(id).length >= 1,
+    (v) => v,
+    15_000,
+  );
+  return callbacksOf(id)[0]!.body as { type: number; data: Json };
+};
+/** The deferred answer of interaction `id`, once edited. */
+async function answerOf(id: string): Promise<{ content: string; components?: Json[] }> {
+  await callbackOf(id);
+  const token = callbacksOf(id)[0]!.path.split('/')[3]!;
+  const edits = () => sys.fake.callsTo('PATCH', ORIGINAL).filter((c) => c.path.includes(token));
+  await waitFor(
+    () => edits().length >= 1,
+    (v) => v,
+    15_000,
+  );
+  return edits()[0]!.body as { content: string };
+}
+/** `user` runs chat input command `name` (with `subcommand`) in #general; resolves the interaction id. */
+function run(user: string, name: string, options: Record<string, string | number>, subcommand?: string) {
+  return sys.fake.actAsUser(user).runCommand(g, channels.general, name, { options, subcommand });
+}
+/** `user` presses button `customId` of the ephemeral answer `of` (type 3, as for a component on an ephemeral message). */
+function press(user: string, of: string, customId: string): string {
+  const id = newSnowflake();
+  sys.fake.dispatch(
+    g,
+    'INTERACTION_CREATE' as never,
+    {
+      id,
+      application_id: FIXTURE_IDS.bot,
+      type: 3,
+      token: `token-${randomUUID()}`,
+      version: 1,
+      guild_id: g,
+      channel_id: channels.general,
+      member: { nick: null, user: { id: user, username: 'mod', global_name: null, avatar: null, discriminator: '0' } },
+      message: { id: of, channel_id: channels.general, flags: 64 },
+      data: { custom_id: customId, component_type: 2 },
+    } as never,
+  );
+  return id;
+}
+const openCase = async (body: Record<string, unknown>) =>
+  expectStatus(await owner.post(`${base()}/cases`, body), 201).body;
+const caseOf = async (n: number) => expectStatus(await owner.get(`${base()}/cases/${n}`), 200).body.case;
+
+beforeAll(async () => {
+  sys = await startSystem();
+  g = sys.guild;
+  owner = new ApiClient(sys.gatewayUrl, new Coverage()).as({
+    cookie: await sys.login(USERS.owner),
+    origin: DASHBOARD_ORIGIN,
+  });
+  plain = [...sys.fake.guild(g)!.members.values()]
+    .filter(
+      (m) => !m.user.bot && m.roles.length === 1 && m.roles[0] === roles.member && !m.communication_disabled_until,
+    )
+    .map((m) => m.user.id);
+  expect(plain.length).toBeGreaterThanOrEqual(4);
+  expectStatus(
+    await owner.put(`${base()}/staff/${roles.moderator}`, { caps: ['cases.read', 'cases.write', 'cases.revoke'] }),
+    200,
+  );
+  const readers = await sys.fake.actAsUser(USERS.owner).createRole(g, {
+    name: 'Case readers',
+    permissions: String(PermissionFlagsBits.ModerateMembers),
+  });
+  expectStatus(await owner.put(`${base()}/staff/${readers.id}`, { caps: ['cases.read'] }), 200);
+  reader = newSnowflake();
+  sys.fake.memberJoins(g, { user: { id: reader, username: 'reader' } });
+  await sys.fake.actAsUser(USERS.owner).editMember(g, reader, { roles: [roles.member, readers.id] });
+  await waitFor(() => sys.fake.callsTo('PUT', '/applications/{application_id}/commands').some((c) => c.status < 300));
+}, 180_000);
+
+afterAll(async () => {
+  await sys?.stop();
+});
+
+it('when a member reports a message through the modal, then the report carries the reason and a second report is refused', async () => {
+  const author = plain[0]!;
+  const reporter = plain[1]!;
+  const message = await sys.fake.actAsUser(author).sendMessage(channels.general, 'cheap coins, DM me');
+  const submitted = await reportThroughModal(sys.fake, g, reporter, channels.general, message.id, 'selling coins');
+  expect((await callbackOf(submitted)).data).toMatchObject({ flags: 64, content: expect.stringMatching(/^Thanks/) });
+  const report = (
+    await waitFor(
+      () => owner.get(`${base()}/reports`),
+      (r) => r.status === 200 && r.body.reports.some((x: { message: string }) => x.message === message.id),
+      20_000,
+    )
+  ).body.reports.find((x: { message: string }) => x.message === message.id);
+  expect(report).toMatchObject({
+    author,
+    reporter,
+    reason: 'selling coins',
+    content: 'cheap coins, DM me',
+    channel: channels.general,
+    status: 'open',
+  });
+  const again = await sys.fake.actAsUser(reporter).runCommand(g, channels.general, 'Report message', {
+    targetId: message.id,
+  });
+  expect(await callbackOf(again)).toMatchObject({
+    type: 4,
+    data: { flags: 64, content: 'You already reported this message; the moderators have it.' },
+  });
+  const reports = expectStatus(await owner.get(`${base()}/reports`), 200).body.reports;
+  expect(reports.filter((x: { message: string }) => x.message === message.id)).toHaveLength(1);
+});
+
+it('when a moderator runs /case show and /case reason, then they answer and change the case as the API does; without cases.revoke /case revoke is refused and nothing changes', async () => {
+  const target = plain[2]!;
+  const opened = await openCase({ target, action: 'timeout', duration: 3600, reason: 'flooding' });
+  await waitFor(
+    async () => (await caseOf(opened.number)).status === 'active',
+    (v) => v,
+    15_000,
+  );
+  const shown = await answerOf(await run(USERS.moderator, 'case', { number: opened.number }, 'show'));
+  expect(shown.content).toContain(`**Case #${opened.number}** · timeout · active`);
+  expect(shown.content).toContain('Reason: flooding');
+  expect(shown.content).toMatch(new RegExp(`Dashboard: \\S+/guilds/${g}/cases/${opened.number}`));
+
+  const edited = await answerOf(
+    await run(USERS.moderator, 'case', { number: opened.number, reason: 'flooding #general' }, 'reason'),
+  );
+  expect(edited.content).toBe(`Case #${opened.number}: the reason is now "flooding #general".`);
+  expect((await caseOf(opened.number)).reason).toBe('flooding #general');
+
+  const refused = await answerOf(await run(reader, 'case', { number: opened.number, reason: 'no' }, 'revoke'));
+  expect(refused.content).toBe('You need the cap `cases.revoke` in this server to do that.');
+  expect((await caseOf(opened.number)).status).toBe('active');
+  expect(Date.parse(sys.fake.guild(g)!.members.get(target)!.communication_disabled_until!)).toBeGreaterThan(Date.now());
+
+  const revoked = await answerOf(
+    await run(USERS.moderator, 'case', { number: opened.number, reason: 'sorry' }, 'revoke'),
+  );
+  expect(revoked.content).toMatch(new RegExp(`^Case #${opened.number} revoked`));
+  expect((await caseOf(opened.number)).status).toBe('revoked');
+  expect(sys.fake.guild(g)!.members.get(target)!.communication_disabled_until ?? null).toBeNull();
+});
+
+it('when a moderator types a case number, then the latest matching cases are offered', async () => {
+  const id = await sys.fake.actAsUser(USERS.moderator).autocomplete(g, channels.general, 'case', {
+    subcommand: 'show',
+    focused: { name: 'number', value: '' },
+  });
+  const answer = await callbackOf(id);
+  expect(answer.type).toBe(8);
+  const latest = expectStatus(await owner.get(`${base()}/cases?limit=25`), 200).body.cases.map(
+    (c: { number: number }) => c.number,
+  );
+  expect(answer.data.choices.map((c: { value: number }) => c.value)).toEqual(latest);
+});
+
+it('when a moderator runs /history, then the cases come 5 per page with buttons that turn the page in place', async () => {
+  const target = plain[3]!;
+  for (let k = 1; k <= 6; k++) await openCase({ target, action: 'warn', reason: `warn ${k}` });
+  const id = await run(reader, 'history', { user: target });
+  const first = await answerOf(id);
+  expect(first.content).toMatch(/6 cases · page 1 of 2/);
+  expect(first.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(5);
+  const next = press(reader, id, `mod:lookup:history:${target}:1`);
+  const page = await callbackOf(next);
+  expect(page.type).toBe(7);
+  expect(page.data.content).toMatch(/page 2 of 2/);
+  expect(page.data.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(1);
+
+  const record = await answerOf(
+    await sys.fake.actAsUser(reader).runCommand(g, channels.general, 'Member record', { targetId: target }),
+  );
+  expect(record.content).toContain('Cases: 6 (6 active)');
+  expect(record.content).toMatch(/Suggested: \w+/);
+  expect(record.content).toMatch(new RegExp(`Record: \\S+/guilds/${g}/members/${target}`));
+});
