@@ -8,7 +8,7 @@ const MESSAGE_BATCH = 200;
 
 /**
  * The platform dispatches this service reacts to: INTERACTION_CREATE (panel buttons, questions modal, ticket
- * buttons) and MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK (the messages of ticket threads, in batches of up to
+ * buttons, the `/ticket` command) and MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK (the messages of ticket threads, in batches of up to
  * `MESSAGE_BATCH` in stream order). A ticket is always a private thread (`openTicket`), so of the message dispatches
  * only those not published as in a known channel (`messagesIn: 'threads'`: threads, and channels the bridge did not
  * know) are received: most of a guild's messages never reach this service. Durable consumers, so nothing is lost
