@@ -136,8 +136,71 @@ it('keeps publishing and consuming in order through the loss of the stream leade
   expect(restarted?.state.messages).toBe(TOTAL);
   expect(restarted?.state.last_seq).toBe(TOTAL);
   await stop();
+  await bus.close();
+  await cluster.restart(newLeader as string);
   process.stdout.write(
     `nats cluster: ${TOTAL} events of ${GUILDS.length} guilds, leader ${leader} killed after ${BEFORE_KILL}, ` +
       `all handled in order ${recoveryMs} ms after the kill\n`,
   );
 }, 90_000);
+
+it('brings an existing one-replica deployment to three replicas in place, its consumers with it', async () => {
+  await cluster.reviveAll();
+  const namespace = testNamespace();
+  const single = await EventBus.connect({ url: cluster.url, name: 'cluster-test-r1', namespace, logger, replicas: 1 });
+  const handled: number[] = [];
+  const options = { stream: 'EVENTS' as const, durable: 'grow', filterSubjects: ['events.clustertest.*.*.tick'] };
+  const guild = GUILDS[0]!;
+  let stop = await single.consume(options, async (msg) => {
+    handled.push((msg.data as { n: number }).n);
+  });
+  for (let n = 1; n <= 5; n++) await single.publish(subjectOf(guild), { guild, n }, `${namespace}-${n}`);
+  await waitFor(() => handled.length === 5);
+  await stop();
+  const before = await single.jsm.streams.info(single.streamName('EVENTS'));
+  expect(before.config.num_replicas).toBe(1);
+  await single.close();
+
+  bus = await EventBus.connect({ url: cluster.url, name: 'cluster-test-r3', namespace, logger, replicas: 3 });
+  expect((await streamInfo(bus.streamName('EVENTS')))?.state.messages).toBe(5);
+  const consumerName = `${namespace}_grow-p${guildPartition(guild)}`;
+  const consumer = await waitFor(
+    () => bus.jsm.consumers.info(bus.streamName('EVENTS'), consumerName),
+    (info) => info.cluster?.replicas?.length === 2,
+    20_000,
+    100,
+  );
+  expect(consumer.ack_floor.stream_seq).toBe(5);
+  stop = await bus.consume(options, async (msg) => {
+    handled.push((msg.data as { n: number }).n);
+  });
+  // the lease bucket is brought to three replicas when the bus first consumes
+  for (const name of [
+    bus.streamName('EVENTS'),
+    bus.streamName('PLATFORM'),
+    `KV_${bus.resourceName('bus_partition_leases')}`,
+  ]) {
+    const info = await waitFor(
+      () => streamInfo(name),
+      (i) => (i?.cluster?.replicas?.length ?? 0) === 2,
+      20_000,
+      100,
+    );
+    expect(info?.config.num_replicas).toBe(3);
+  }
+  await bus.publish(subjectOf(guild), { guild, n: 6 }, `${namespace}-6`);
+  await waitFor(() => handled.length === 6);
+  expect(handled).toEqual([1, 2, 3, 4, 5, 6]);
+  await stop();
+  await bus.close();
+}, 60_000);
+
+it('refuses a replica count the cluster cannot hold, naming NATS_REPLICAS', async () => {
+  const namespace = testNamespace();
+  await expect(
+    EventBus.connect({ url: cluster.url, name: 'cluster-test-r5', namespace, logger, replicas: 5 }),
+  ).rejects.toThrow(/NATS_REPLICAS: JetStream cannot keep 5 replicas/);
+  await expect(
+    EventBus.connect({ url: cluster.url, name: 'cluster-test-r2', namespace, logger, replicas: 2 }),
+  ).rejects.toThrow(/NATS_REPLICAS: must be 1, 3 or 5/);
+});

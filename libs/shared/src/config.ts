@@ -20,12 +20,14 @@ export const REPLICA_COUNTS = [1, 3, 5] as const;
  * - `NATS_URL`: NATS server with JetStream; `NATS_NAMESPACE` prefixes every subject and stream (tests isolate with it).
  * - `NATS_REPLICAS`: how many servers of the JetStream cluster keep each stream, key-value bucket and durable consumer
  *   (1, 3 or 5; default 1, for a single server): applied on creation and to existing ones at start (`EventBus.connect`,
- *   which refuses a count above the cluster's size). See docs/bus.md, "Replication".
+ *   which refuses a count above the cluster's size). See docs/replication.md.
  * - `IDENTITY_SECRET`: HMAC key (>= 32 chars) of the internal identity token the gateway signs.
  * - `PLATFORM_API_URL` / `PLATFORM_BOT_TOKEN`: the chat platform's REST base URL (the client appends `/v10`) and bot token.
  * - `PLATFORM_CDN_URL`: base of the platform's CDN (avatars, emoji and sticker images).
  * - `MONGO_TIMEOUT_MS`: how long an operation waits for a MongoDB server (server selection and mongoose's buffer)
  *   before the request answers 503 + `Retry-After` (default 1500, so a request answers within 2 s while it is down).
+ * - `MONGO_WRITE_TIMEOUT_MS`: how long a write waits for a majority of the replica set to have it (write concern
+ *   `majority`, `wtimeoutMS`) before it fails (default 5000). See docs/replication.md.
  * - `TRUST_PROXY`: which proxy hops may set `X-Forwarded-For` for the client address (rate limits, logs): empty
  *   (default) = none, a hop count (`1`), or a comma-separated list of addresses, CIDR subnets or Express's names
  *   (`loopback`, `linklocal`, `uniquelocal`).
@@ -55,6 +57,7 @@ export const baseConfigShape = {
   BODY_LIMIT: z.string().default('100kb'),
   PEER_TIMEOUT_MS: z.coerce.number().int().positive().default(2000),
   MONGO_TIMEOUT_MS: z.coerce.number().int().positive().default(1500),
+  MONGO_WRITE_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   TRUST_PROXY: z.string().default('').transform(parseTrustProxy),
   METRICS_TOKEN: z.string().default(''),
   VALIDATE_RESPONSES: z

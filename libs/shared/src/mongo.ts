@@ -4,17 +4,41 @@ import type { Logger } from './logger';
 /** How long boot keeps trying to reach MongoDB before the service gives up. */
 const BOOT_DEADLINE_MS = 10_000;
 
+/** How long a write waits for a majority of the replica set to have it before it fails (`MONGO_WRITE_TIMEOUT_MS`). */
+const DEFAULT_WRITE_TIMEOUT_MS = 5_000;
+
+/**
+ * The client's consistency settings for a replica set (a single server accepts them too; see docs/replication.md):
+ * - write concern `majority` with `wtimeoutMS`: a write is acknowledged once most members have it, so a failover
+ *   cannot roll it back; a write not replicated within the timeout fails (the request answers 503) instead of hanging;
+ * - retryable writes and reads: a write or read cut by a failover or a dropped connection is sent once more to the
+ *   new primary (a retried write is applied once: the server remembers its transaction number);
+ * - read concern `majority` from the primary: a read returns only what a majority has, never a write a failover
+ *   would roll back, and it sees every write this client had acknowledged (they were majority-committed).
+ */
+export function replicaSetOptions(writeTimeoutMs = DEFAULT_WRITE_TIMEOUT_MS) {
+  return {
+    writeConcern: { w: 'majority' as const, wtimeoutMS: writeTimeoutMs },
+    retryWrites: true,
+    retryReads: true,
+    readConcern: { level: 'majority' as const },
+    readPreference: 'primary' as const,
+  };
+}
+
 /**
  * Connects the process-wide mongoose connection to `url` using database `dbName` (each service owns one) and waits
  * until every registered model's collection and indexes exist, so no query (or index hint) runs before its index.
  * `timeoutMs` bounds each operation's wait for a server (server selection and mongoose's command buffer), so a
- * request fails fast (503) while MongoDB is down; boot retries until 10 s have passed, then fails.
+ * request fails fast (503) while MongoDB is down; boot retries until 10 s have passed, then fails. Writes wait at
+ * most `writeTimeoutMs` (default 5000) for a majority of a replica set (`replicaSetOptions`).
  */
 export async function connectMongo(
   url: string,
   dbName: string,
   logger: Logger,
   timeoutMs = 1500,
+  writeTimeoutMs = DEFAULT_WRITE_TIMEOUT_MS,
 ): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   mongoose.set('bufferTimeoutMS', timeoutMs);
@@ -22,7 +46,12 @@ export async function connectMongo(
   let connected: typeof mongoose;
   for (;;) {
     try {
-      connected = await mongoose.connect(url, { dbName, serverSelectionTimeoutMS: timeoutMs, autoIndex: true });
+      connected = await mongoose.connect(url, {
+        dbName,
+        serverSelectionTimeoutMS: timeoutMs,
+        autoIndex: true,
+        ...replicaSetOptions(writeTimeoutMs),
+      });
       break;
     } catch (err) {
       if (Date.now() >= deadline) throw err;

@@ -74,7 +74,7 @@ export async function startService<E extends z.ZodRawShape, S extends ServiceNam
 ): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<E>>, S>> {
   const config = loadConfig(def.env ?? ({} as E), env) as BaseConfig & z.infer<z.ZodObject<E>>;
   const logger = createLogger(def.name, config.LOG_LEVEL);
-  await connectMongo(config.MONGO_URL, config.MONGO_DB, logger, config.MONGO_TIMEOUT_MS);
+  await connectMongo(config.MONGO_URL, config.MONGO_DB, logger, config.MONGO_TIMEOUT_MS, config.MONGO_WRITE_TIMEOUT_MS);
   const bus = await EventBus.connect({
     url: config.NATS_URL,
     name: def.name,

@@ -28,4 +28,14 @@ describe('connectMongo', () => {
     const err = await Widget.create({ guild: 'g', number: 1 }).catch((e: unknown) => e);
     expect(isDuplicateKey(err)).toBe(true);
   });
+
+  it('connects with write concern majority and a timeout, retryable writes and reads, read concern majority', async () => {
+    const options = mongoose.connection.getClient().options;
+    expect(options.writeConcern).toMatchObject({ w: 'majority', wtimeoutMS: 5000 });
+    expect(options.readConcern).toMatchObject({ level: 'majority' });
+    expect(options.readPreference.mode).toBe('primary');
+    expect(options).toMatchObject({ retryWrites: true, retryReads: true });
+    await Widget.create({ guild: 'w', number: 1 });
+    await expect(Widget.findOne({ guild: 'w' }).lean()).resolves.toMatchObject({ number: 1 });
+  });
 });

@@ -94,6 +94,15 @@ export class NatsCluster {
     await this.ready(node);
   }
 
+  /**
+   * Starts again every server that was killed (a test that failed before restarting what it killed leaves the next one
+   * a whole cluster) and resolves once JetStream answers through the cluster.
+   */
+  async reviveAll(): Promise<void> {
+    for (const node of this.nodes) if (!node.child) await this.restart(node.name);
+    await this.jetStreamReady();
+  }
+
   /** Ends every server (SIGKILL: nothing of the store is kept) and removes the store directories. */
   async remove(): Promise<void> {
     await Promise.all(this.nodes.map((node) => this.kill(node.name)));

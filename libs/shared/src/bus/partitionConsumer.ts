@@ -49,7 +49,9 @@ export interface PartitionHandling {
  * not the infrastructure's: MongoDB or a peer down, a timeout, retried without limit at most every 30 s, so an outage
  * parks nothing and the partition resumes in order) it is parked and the partition goes on. On `stop` the messages not yet
  * handled are handed back (nak, in order) for the next holder. A message delivered again while in hand (its ack wait
- * ran out, e.g. the event loop stalled) is dropped, not handled twice.
+ * ran out, e.g. the event loop stalled) is dropped, not handled twice; so is one at or below the highest sequence this
+ * consumer acknowledged (messages are settled in stream order, so it was handled here and its acknowledgement was
+ * lost, e.g. with the server leading the consumer in a cluster): it is acknowledged again.
  *
  * Takeover: messages an earlier holder left unacknowledged (it crashed, stalled, or its naks are still on their way)
  * come back when their ack wait runs out, and NATS 2.9 redelivers them in the order their ack waits ran out, not in
@@ -65,6 +67,8 @@ export class PartitionConsumer {
   private readonly abort = new AbortController();
   /** Messages taken in and not yet settled, by stream sequence. */
   private readonly inHand = new Map<number, JsMsg>();
+  /** The highest stream sequence this consumer acknowledged (handled, parked or not wanted); 0 before any. */
+  private settledUpTo = 0;
   private done: Promise<void> = Promise.resolve();
 
   constructor(
@@ -150,10 +154,17 @@ export class PartitionConsumer {
             if (!this.holds()) break;
             // delivered again while still in hand: the copy in hand settles it
             if (this.inHand.has(m.seq)) continue;
+            // delivered again after this consumer handled and acknowledged it (the acknowledgement was lost: the
+            // server leading the consumer died before its peers had it): acknowledged again, not handled twice
+            if (m.seq <= this.settledUpTo) {
+              m.ack();
+              continue;
+            }
             if (!this.how.wanted(m)) {
               // while taking over, the count of unacknowledged messages must not include it any more
               if (takingOver) await m.ackAck();
               else m.ack();
+              this.settledUpTo = Math.max(this.settledUpTo, m.seq);
               continue;
             }
             this.inHand.set(m.seq, m);
@@ -199,7 +210,7 @@ export class PartitionConsumer {
     }
     if ((await previous) && this.active()) {
       if (!failure) {
-        this.settle(batch, (m) => m.ack());
+        this.settle(batch, (m) => m.ack(), true);
         return true;
       }
       const { err } = failure;
@@ -225,7 +236,7 @@ export class PartitionConsumer {
         const parking = attempt - outages > this.how.maxDeliver;
         if (parking) {
           if (!this.active()) return;
-          if (await this.parked(m, err)) return this.settle([m], (x) => x.term());
+          if (await this.parked(m, err)) return this.settle([m], (x) => x.term(), true);
         } else {
           this.logger.warn(
             { err, subject: m.subject, attempt: attempt - 1, ...this.where },
@@ -238,7 +249,7 @@ export class PartitionConsumer {
       }
       try {
         await this.how.handle([m], async () => {});
-        return this.settle([m], (x) => x.ack());
+        return this.settle([m], (x) => x.ack(), true);
       } catch (e) {
         err = e;
       }
@@ -258,10 +269,15 @@ export class PartitionConsumer {
 
   /**
    * Settles (`how`: ack, nak or term) the messages of `batch` still in hand, in order, and lets go of them. Without the
-   * lease they are only let go of: the next holder gets them again once their ack wait runs out.
+   * lease they are only let go of: the next holder gets them again once their ack wait runs out. `final` (ack or term
+   * after handling or parking): they count as done (`settledUpTo`), so a copy delivered again is not handled again.
    */
-  private settle(batch: JsMsg[], how: (m: JsMsg) => void): void {
+  private settle(batch: JsMsg[], how: (m: JsMsg) => void, final = false): void {
     const holds = this.holds();
-    for (const m of batch) if (this.inHand.delete(m.seq) && holds) how(m);
+    for (const m of batch) {
+      if (!this.inHand.delete(m.seq) || !holds) continue;
+      how(m);
+      if (final) this.settledUpTo = Math.max(this.settledUpTo, m.seq);
+    }
   }
 }
