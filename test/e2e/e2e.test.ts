@@ -29,6 +29,7 @@ import { type APIAuditLogEntry, AuditLogEvent, InteractionResponseType } from 'd
 import Stripe from 'stripe';
 import { type Answer, ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
+import { reportThroughModal } from './support/report';
 
 const coverage = new Coverage();
 const logger = createLogger('e2e', 'silent');
@@ -609,54 +610,20 @@ describe('moderation: cases, record, appeals, reports', () => {
     expect(record.body.cases.find((c: { number: number }) => c.number === warnCase).status).toBe('revoked');
   });
 
-  it('files a report from the message command, lists and resolves it', async () => {
+  it('files a report from the message command and its modal, lists and resolves it', async () => {
     const settings = expectStatus(await owner.get(`${base()}/moderation/settings`), 200);
     expect(settings.body).toBeTruthy();
     expectStatus(await owner.put(`${base()}/moderation/settings`, { appealsChannel: null, reportsChannel: null }), 200);
     const message = (await owner.get(`${base()}/messages?channel=${channels.general}&limit=1`)).body.messages[0];
     const reporter = sys.day.joined[5]!;
-    dispatch('INTERACTION_CREATE', {
-      id: snowflake(),
-      application_id: FIXTURE_IDS.bot,
-      type: 2,
-      token: `token-${randomUUID()}`,
-      version: 1,
-      guild_id: g,
-      channel_id: channels.general,
-      member: {
-        nick: null,
-        user: { id: reporter, username: 'reporter', global_name: null, avatar: null, discriminator: '0' },
-      },
-      data: {
-        id: snowflake(),
-        type: 3,
-        name: 'Report message',
-        target_id: message.id,
-        resolved: {
-          messages: {
-            [message.id]: {
-              id: message.id,
-              channel_id: channels.general,
-              content: message.content,
-              author: {
-                id: message.author,
-                username: message.authorName,
-                global_name: null,
-                avatar: null,
-                discriminator: '0',
-              },
-            },
-          },
-        },
-      },
-    });
+    await reportThroughModal(sys.fake, g, reporter, channels.general, message.id, 'selling coins');
     const reports = await waitFor(
       () => owner.get(`${base()}/reports?status=open`),
       (r) => r.status === 200 && r.body.reports.some((x: { message: string }) => x.message === message.id),
       15_000,
     );
     const report = reports.body.reports.find((x: { message: string }) => x.message === message.id);
-    expect(report.reporter).toBe(reporter);
+    expect(report).toMatchObject({ reporter, reason: 'selling coins', content: message.content });
     const resolved = expectStatus(
       await owner.post(`${base()}/reports/${report.id}/resolve`, { status: 'dismissed' }),
       200,

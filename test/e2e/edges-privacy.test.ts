@@ -4,13 +4,13 @@
  * member record's reports leave out those from channels the reader cannot view; and a change of the moderation
  * settings or the case DM settings is journaled as `settings_update` naming who made it.
  */
-import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { ChannelType } from 'discord-api-types/v10';
 import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
+import { reportThroughModal } from './support/report';
 
 let sys: System;
 let g: string;
@@ -34,43 +34,6 @@ async function newMember(name: string, roles: string[]): Promise<string> {
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary response shapes
 async function journal(client: ApiClient, query: string): Promise<Array<Record<string, any>>> {
   return expectStatus(await client.get(`${base()}/journal?limit=100&${query}`), 200).body.events;
-}
-
-/** The platform's message command interaction "Report message" by `reporter` about `message` in `channel`. */
-function reportMessage(reporter: string, message: { id: string; channel: string; author: string; content: string }) {
-  sys.fake.dispatch(
-    g,
-    'INTERACTION_CREATE' as never,
-    {
-      id: newSnowflake(),
-      application_id: FIXTURE_IDS.bot,
-      type: 2,
-      token: `token-${randomUUID()}`,
-      version: 1,
-      guild_id: g,
-      channel_id: message.channel,
-      member: {
-        nick: null,
-        user: { id: reporter, username: 'reporter', global_name: null, avatar: null, discriminator: '0' },
-      },
-      data: {
-        id: newSnowflake(),
-        type: 3,
-        name: 'Report message',
-        target_id: message.id,
-        resolved: {
-          messages: {
-            [message.id]: {
-              id: message.id,
-              channel_id: message.channel,
-              content: message.content,
-              author: { id: message.author, username: 'author', global_name: null, avatar: null, discriminator: '0' },
-            },
-          },
-        },
-      },
-    } as never,
-  );
 }
 
 beforeAll(async () => {
@@ -145,7 +108,7 @@ it('when a member has a report about a message in #staff-chat and one in #genera
     [inStaff, FIXTURE_IDS.channels.staffChat, 'staff-only remark'],
     [inGeneral, FIXTURE_IDS.channels.general, 'public remark'],
   ] as const)
-    reportMessage(USERS.admin, { id: message.id, channel, author, content });
+    await reportThroughModal(sys.fake, g, USERS.admin, channel, message.id, `about: ${content}`);
   const reportsOf = async (client: ApiClient) =>
     (expectStatus(await client.get(`${base()}/members/${author}`), 200).body.reports as Array<{ message: string }>)
       .map((r) => r.message)

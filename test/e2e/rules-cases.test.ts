@@ -5,12 +5,12 @@
  * whole system runs as separate processes; time passing for the moderation service is its due times moved back in
  * its store (the expiry poller reads them there), never a sleep.
  */
-import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { type Collection, MongoClient } from 'mongodb';
 import { ApiClient, expectStatus } from './support/client';
 import { Coverage } from './support/coverage';
+import { reportThroughModal } from './support/report';
 
 const { roles, channels } = FIXTURE_IDS;
 /** Every cap moderation's routes need: cases, appeals and reports. */
@@ -231,40 +231,8 @@ describe('hierarchy and no self-service', () => {
     const pending = expectStatus(await owner.get(`${base()}/appeals?status=pending`), 200).body.appeals;
     expect(pending.map((a: { id: string }) => a.id)).toContain(appeal.id);
 
-    const message = String(BigInt(own.number) + 1_300_000_000_000_000_000n);
-    sys.fake.dispatch(
-      g,
-      'INTERACTION_CREATE' as never,
-      {
-        id: String(BigInt(message) + 1n),
-        application_id: FIXTURE_IDS.bot,
-        type: 2,
-        token: `token-${randomUUID()}`,
-        version: 1,
-        guild_id: g,
-        channel_id: channels.general,
-        member: {
-          nick: null,
-          user: { id: plain[5]!, username: 'reporter', global_name: null, avatar: null, discriminator: '0' },
-        },
-        data: {
-          id: String(BigInt(message) + 2n),
-          type: 3,
-          name: 'Report message',
-          target_id: message,
-          resolved: {
-            messages: {
-              [message]: {
-                id: message,
-                channel_id: channels.general,
-                content: 'a message by the moderator',
-                author: { id: self, username: 'dario65', global_name: null, avatar: null, discriminator: '0' },
-              },
-            },
-          },
-        },
-      } as never,
-    );
+    const message = (await sys.fake.actAsUser(self).sendMessage(channels.general, 'a message by the moderator')).id;
+    await reportThroughModal(sys.fake, g, plain[5]!, channels.general, message, 'rude to members');
     const reports = await waitFor(
       () => owner.get(`${base()}/reports?status=open`),
       (r) => r.status === 200 && r.body.reports.some((x: { message: string }) => x.message === message),
