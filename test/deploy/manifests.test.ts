@@ -10,7 +10,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import addFormats from 'ajv-formats';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
@@ -118,6 +118,7 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/StatefulSet': StatefulSet,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
 
@@ -204,6 +205,83 @@ describe('k8s manifests', () => {
     const kustomization = parse(read('k8s/kustomization.yaml')) as { resources: string[] };
     expect([...kustomization.resources].sort()).toEqual(manifestFiles().sort());
   });
+
+  it('ships no secret value: the Secret is generated from the operator-written secrets.env, never committed', () => {
+    expect(docs.filter((d) => d.kind === 'Secret')).toEqual([]);
+    const kustomization = parse(read('k8s/kustomization.yaml')) as {
+      secretGenerator: Array<{ name: string; envs: string[]; options?: { disableNameSuffixHash?: boolean } }>;
+    };
+    expect(kustomization.secretGenerator).toEqual([
+      expect.objectContaining({
+        name: 'guildhall-secrets',
+        envs: ['secrets.env'],
+        options: { disableNameSuffixHash: true },
+      }),
+    ]);
+    expect(read('.gitignore').split('\n')).toContain('k8s/secrets.env');
+    const example = read('k8s/secrets.env.example')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => line.split('='));
+    // the keys the processes read (the gateway reads OAUTH_CLIENT_SECRET), every value left for the operator
+    expect(example.map(([key]) => key)).toEqual(
+      expect.arrayContaining(['IDENTITY_SECRET', 'OAUTH_CLIENT_SECRET', 'METRICS_TOKEN', 'PLATFORM_BOT_TOKEN']),
+    );
+    expect(example.filter(([, value]) => value)).toEqual([]);
+    const config = named<Manifest & { data: Record<string, string> }>(docs, 'ConfigMap', 'guildhall-config');
+    expect(config?.data.NATS_REPLICAS).toBe('3');
+  });
+
+  it('lets only the gateway (and community, for the guild export) reach the services', () => {
+    type Peer = { podSelector?: { matchLabels?: Record<string, string> } };
+    type Policy = Manifest & {
+      spec: {
+        podSelector: {
+          matchLabels?: Record<string, string>;
+          matchExpressions?: Array<{ key: string; operator: string; values: string[] }>;
+        };
+        policyTypes: string[];
+        ingress?: Array<{ from?: Peer[]; ports?: Array<{ port: string | number }> }>;
+      };
+    };
+    const policies = docs.filter((d) => d.kind === 'NetworkPolicy') as Policy[];
+    const selects = (policy: Policy, app: string) => {
+      const { matchLabels, matchExpressions } = policy.spec.podSelector;
+      if (!matchLabels && !matchExpressions) return true;
+      const labelOk = Object.entries(matchLabels ?? {}).every(([k, v]) => k === 'app.kubernetes.io/name' && v === app);
+      const exprOk = (matchExpressions ?? []).every(
+        (e) => e.key === 'app.kubernetes.io/name' && e.operator === 'In' && e.values.includes(app),
+      );
+      return labelOk && exprOk;
+    };
+    const denyAll = policies.filter((p) => selects(p, 'any-pod') && !p.spec.ingress?.length);
+    expect(denyAll.map((p) => p.spec.policyTypes)).toEqual([['Ingress']]);
+    /** Who may connect to `app`'s pods: 'anyone', or the app names of the allowed pods; [] = nobody. */
+    const allowed = (app: string) =>
+      policies
+        .filter((p) => selects(p, app))
+        .flatMap((p) => p.spec.ingress ?? [])
+        .flatMap((rule) => {
+          expect(rule.ports?.map((port) => port.port)).toEqual(['http']);
+          return rule.from
+            ? rule.from.map((peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'])
+            : ['anyone'];
+        })
+        .sort();
+    expect(allowed('gateway')).toEqual(['anyone']);
+    expect(allowed('community')).toEqual(['gateway']);
+    for (const s of ['moderation', 'tickets', 'logs', 'billing']) expect(allowed(s)).toEqual(['community', 'gateway']);
+    expect(allowed('bridge')).toEqual([]);
+    expect([...serviceNames].sort()).toEqual([
+      'billing',
+      'bridge',
+      'community',
+      'gateway',
+      'logs',
+      'moderation',
+      'tickets',
+    ]);
+  });
 });
 
 /** The compose schema still names sub-schemas with draft-04 `id` strings, which Ajv 2019 refuses; drop them. */
@@ -262,6 +340,34 @@ describe('docker-compose.yml', () => {
       const hostPorts = range ? Number(range[2]) - Number(range[1]) + 1 : 1;
       expect(hostPorts).toBeGreaterThanOrEqual(gateway.deploy?.replicas ?? 1);
     }
+  });
+
+  it('runs NATS as a three-server JetStream cluster, every stream kept on all three', () => {
+    const nats = Object.keys(compose.services).filter((name) => name.startsWith('nats'));
+    expect(nats.sort()).toEqual(['nats-0', 'nats-1', 'nats-2']);
+    for (const name of nats) {
+      const command = (compose.services[name] as { command?: string[] }).command ?? [];
+      expect(command).toEqual(expect.arrayContaining(['-js', '--cluster_name', 'guildhall', '-n', name]));
+      expect(command[command.indexOf('--routes') + 1]?.split(',').sort()).toEqual(nats.map((n) => `nats://${n}:6222`));
+    }
+    for (const name of serviceNames) {
+      const env = compose.services[name]?.environment ?? {};
+      expect({ name, replicas: env.NATS_REPLICAS }).toEqual({ name, replicas: '3' });
+      expect(env.NATS_URL?.split(',').sort()).toEqual(nats.map((n) => `nats://${n}:4222`));
+    }
+  });
+
+  it('passes every variable the README lists for the gateway', () => {
+    const rows = read('README.md')
+      .split('\n')
+      .filter((line) => /^\| `[A-Z_]+`.*\| (all|gateway)[ ,|]/.test(line));
+    const names = rows.flatMap((row) =>
+      [...(row.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]),
+    );
+    expect(names).toEqual(expect.arrayContaining(['OAUTH_CLIENT_SECRET', 'STAFF_JWT_ISSUER', 'NATS_REPLICAS']));
+    const env = compose.services.gateway?.environment ?? {};
+    const missing = names.filter((name) => !(name in env));
+    expect(missing).toEqual([]);
   });
 
   it('runs the bridge with its NATS, platform, shard and port settings', () => {
