@@ -1,4 +1,5 @@
 import { NavLink, Outlet, Route, Routes, useParams } from 'react-router';
+import { GuildTextProvider } from './components/PlatformText';
 import { Problem } from './components/Status';
 import { allowedPages } from './nav';
 import { CaseCreatePage } from './pages/CaseCreate';
@@ -109,7 +110,9 @@ function GuildPages() {
         </ul>
       </nav>
       <main id="content" className="content">
-        <Outlet />
+        <GuildTextProvider guild={id ?? ''}>
+          <Outlet />
+        </GuildTextProvider>
       </main>
     </div>
   );

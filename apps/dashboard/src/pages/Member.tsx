@@ -1,5 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { guildPath } from '../api';
+import { PlatformText } from '../components/PlatformText';
 import { Badge, Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
@@ -54,7 +55,8 @@ export function MemberPage() {
               <ul className="list">
                 {r.deleted.map((m) => (
                   <li key={m.id}>
-                    <When at={m.deletedAt} /> <span className="message-content">{m.content}</span>
+                    <When at={m.deletedAt} />{' '}
+                    <PlatformText text={m.content} users={new Map([[r.user.id, r.user.name]])} />
                   </li>
                 ))}
               </ul>

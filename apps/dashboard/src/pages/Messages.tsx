@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { guildPath } from '../api';
 import { CheckField } from '../components/Fields';
 import { Pager } from '../components/Pager';
+import { PlatformText } from '../components/PlatformText';
 import { Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import type { LoggedMessage, Structure } from '../types';
@@ -27,6 +28,7 @@ export function MessagesPage() {
       : null,
   );
   const messages = results.data?.messages ?? [];
+  const users = new Map(messages.map((m) => [m.author, m.authorName]));
   return (
     <>
       <h1>Message search</h1>
@@ -85,9 +87,11 @@ export function MessagesPage() {
                   {m.deletedAt && <span className="badge badge-deleted">deleted</span>}
                   {m.editedAt && <span className="badge">edited</span>}
                 </div>
-                <p className="message-content">{m.content}</p>
+                <PlatformText text={m.content} users={users} />
                 {m.original !== null && m.original !== m.content && (
-                  <p className="muted small">Originally: {m.original}</p>
+                  <div className="muted small">
+                    Originally: <PlatformText text={m.original} users={users} block={false} />
+                  </div>
                 )}
                 {m.deletedAt && (
                   <p className="muted small">

@@ -1,5 +1,6 @@
 import { Link, Navigate, useParams } from 'react-router';
 import { guildPath } from '../api';
+import { PlatformText } from '../components/PlatformText';
 import { Badge, Loadable } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
 import { allowedPages } from '../nav';
@@ -53,7 +54,9 @@ export function OverviewPage() {
                 <td>
                   <Badge value={f.state} />
                 </td>
-                <td>{f.note}</td>
+                <td>
+                  <PlatformText text={f.note} block={false} />
+                </td>
                 <td>
                   {FEATURE_PAGES[f.feature] && (
                     <Link to={`/guilds/${guild}/${FEATURE_PAGES[f.feature]}`}>

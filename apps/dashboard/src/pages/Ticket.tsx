@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { api, guildPath } from '../api';
+import { PlatformText } from '../components/PlatformText';
 import { Badge, Loadable, Problem, When } from '../components/Status';
 import { useAction, useIdempotencyKey, useLoad, useTitle } from '../hooks';
 import { useGuild } from '../session';
@@ -39,6 +40,7 @@ export function TicketPage() {
   const [reason, setReason] = useState('');
   const t = view.data?.ticket;
   const manage = info?.caps.includes('tickets.manage');
+  const users = knownUsers(t, messages);
   const keys = useIdempotencyKey();
   const act = async (name: 'claim' | 'close' | 'reopen') => {
     const body = name === 'close' && reason.trim() ? { reason: reason.trim() } : {};
@@ -144,7 +146,7 @@ export function TicketPage() {
                       <strong>{m.authorName}</strong>
                       {m.bot && <span className="badge">bot</span>} <When at={m.at} />
                     </div>
-                    <p className="message-content">{m.content}</p>
+                    <PlatformText text={m.content} users={users} />
                     {m.attachments.length > 0 && (
                       <ul className="attachments">
                         {m.attachments.map((a) => (
@@ -167,4 +169,12 @@ export function TicketPage() {
       </Loadable>
     </>
   );
+}
+
+/** Names of the people this page knows (opener, claimer, message authors), for the mentions in the transcript. */
+function knownUsers(ticket: Ticket | undefined, messages: TicketMessage[]): Map<string, string> {
+  const users = new Map(messages.map((m) => [m.author, m.authorName]));
+  if (ticket) users.set(ticket.opener, ticket.openerName);
+  if (ticket?.claimedBy && ticket.claimedName) users.set(ticket.claimedBy, ticket.claimedName);
+  return users;
 }

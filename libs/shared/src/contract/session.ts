@@ -41,7 +41,7 @@ export const DashboardGuild = SessionGuild.extend({
     }),
 }).meta({ id: 'SessionGuild' });
 
-/** Body of `GET /auth/me`: the signed-in user, the guilds the dashboard lists, and when the session ends. */
+/** Body of `GET /auth/me`: the signed-in user, the guilds the dashboard lists, when the session ends, the CDN URL. */
 export const AuthMe = z
   .strictObject({
     user: SessionUser,
@@ -52,5 +52,10 @@ export const AuthMe = z
         'is there and carries an invite link when it is not',
     }),
     expiresAt: z.iso.datetime({ offset: true }),
+    cdnUrl: z.string().meta({
+      description:
+        "The platform CDN's base URL (`PLATFORM_CDN_URL`; the dashboard's CSP allows its images): custom emoji are " +
+        '`<cdnUrl>/emojis/<id>.png` (`.gif` animated)',
+    }),
   })
   .meta({ id: 'AuthMe' });

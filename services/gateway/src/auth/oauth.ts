@@ -28,7 +28,7 @@ export function authorizeUrl(config: GatewayConfig): URL {
  *   guilds (all of them; `/auth/me` filters), revokes the session the browser had (rotation), creates a new one, sets `service_session` and
  *   302s to `next` on the first dashboard origin. 400 bad/missing state, 401 login refused, 502 platform failure.
  * - `POST /auth/logout`: revokes the session at once and clears the cookie (204; CSRF-checked).
- * - `GET /auth/me`: `{user, guilds, expiresAt}` of the session (401 without one); `guilds` are those the user
+ * - `GET /auth/me`: `{user, guilds, expiresAt, cdnUrl}` of the session (401 without one; `cdnUrl` = PLATFORM_CDN_URL); `guilds` are those the user
  *   can manage or holds caps in, each with `bot`, `caps` and `invite` (see `dashboardGuilds`).
  * Revoked sessions are dropped from `sessions` (this process's cache) at once.
  */
@@ -116,7 +116,12 @@ export function authRouter(config: GatewayConfig, sessions: SessionCache, access
       clientId: config.OAUTH_CLIENT_ID,
       cdn,
     });
-    res.json({ user: session.user, guilds, expiresAt: session.expiresAt.toISOString() });
+    res.json({
+      user: session.user,
+      guilds,
+      expiresAt: session.expiresAt.toISOString(),
+      cdnUrl: config.PLATFORM_CDN_URL.replace(/\/+$/, ''),
+    });
   });
 
   return router;
