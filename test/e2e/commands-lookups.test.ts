@@ -210,3 +210,37 @@ it('when a moderator runs /history, then the cases come 5 per page with buttons 
   expect(record.content).toMatch(/Suggested: \w+/);
   expect(record.content).toMatch(new RegExp(`Record: \\S+/guilds/${g}/members/${target}`));
 });
+
+it('when staff run /ticket claim, close and reopen in a ticket thread, then the ticket changes as with the buttons; elsewhere, or without tickets.manage, nothing changes', async () => {
+  expectStatus(
+    await owner.put(`${base()}/staff/${roles.moderator}`, {
+      caps: ['cases.read', 'cases.write', 'cases.revoke', 'tickets.manage'],
+    }),
+    200,
+  );
+  const type = expectStatus(
+    await owner.post(`${base()}/tickets/types`, { name: 'Commands', oneOpen: false, staffRoles: [roles.moderator] }),
+    201,
+  ).body;
+  expectStatus(await owner.post(`${base()}/tickets/panel`, { channel: channels.tickets }), 200);
+  const opened = expectStatus(await owner.post(`${base()}/tickets`, { type: type.id, opener: plain[0] }), 201).body;
+  const ticket = async () => expectStatus(await owner.get(`${base()}/tickets/${opened.number}`), 200).body.ticket;
+  const ticketRun = (user: string, sub: string, channel: string, options: Record<string, string> = {}) =>
+    sys.fake.actAsUser(user).runCommand(g, channel, 'ticket', { subcommand: sub, options });
+
+  const elsewhere = await callbackOf(await ticketRun(USERS.moderator, 'claim', channels.general));
+  expect(elsewhere).toMatchObject({ type: 4, data: { flags: 64, content: 'Use `/ticket` in a ticket thread.' } });
+  const noCap = await answerOf(await ticketRun(reader, 'claim', opened.thread));
+  expect(noCap.content).toBe('You need the `tickets.manage` cap to claim tickets.');
+  expect((await ticket()).status).toBe('open');
+
+  const claimed = await answerOf(await ticketRun(USERS.moderator, 'claim', opened.thread));
+  expect(claimed.content).toBe(`You claimed ticket #${opened.number}.`);
+  expect(await ticket()).toMatchObject({ status: 'claimed', claimedBy: USERS.moderator });
+  const closed = await answerOf(await ticketRun(USERS.moderator, 'close', opened.thread, { reason: 'answered' }));
+  expect(closed.content).toBe(`Ticket #${opened.number} closed.`);
+  expect(await ticket()).toMatchObject({ status: 'closed', closedBy: USERS.moderator, closeReason: 'answered' });
+  const reopened = await answerOf(await ticketRun(USERS.moderator, 'reopen', opened.thread));
+  expect(reopened.content).toBe(`Ticket #${opened.number} reopened.`);
+  expect((await ticket()).status).toBe('open');
+});
