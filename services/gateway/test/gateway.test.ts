@@ -414,9 +414,14 @@ describe('OAuth2 login', () => {
     expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const me = await api('/auth/me', { cookie: id });
     expect(me.status).toBe(200);
-    const body = (await me.json()) as { user: { id: string; name: string }; guilds: Array<{ id: string }> };
+    const body = (await me.json()) as {
+      user: { id: string; name: string };
+      guilds: Array<{ id: string }>;
+      cdnUrl: string;
+    };
     expect(body.user).toEqual({ id: OAUTH_USER, username: 'mira', name: 'Mira', avatar: null });
     expect(body.guilds.map((g) => g.id).sort()).toEqual([GUILD, '998'].sort());
+    expect(body.cdnUrl).toBe('https://cdn.discordapp.com');
     await expectProblem(await api('/auth/me', { cookie: old }), 401);
     const token = fake.callsTo('POST', '/oauth2/token');
     expect(token).toHaveLength(1);
