@@ -204,6 +204,10 @@ describe('lookup commands (/case, /history, Member record)', () => {
     const revoke = await caseCommand(h.seed.ids.moderator, 'revoke', { number: n, reason: 'appeal by DM' });
     expect((await answerOf(revoke.token)).content).toBe(`Case #${n} revoked (timeout of pat) - appeal by DM`);
     expect((await caseOf(n)).status).toBe('revoked');
+    const detail = (await h.call('GET', `${base}/cases/${n}`)).body;
+    expect(detail.history.at(-1)).toMatchObject({ change: 'revoked', by: h.seed.ids.moderator, note: 'appeal by DM' });
+    const shown = await caseCommand(h.seed.ids.moderator, 'show', { number: n });
+    expect((await answerOf(shown.token)).content).toMatch(/Revoked: <t:\d+:f> by mo \(appeal by DM\)/);
     expect(member().communication_disabled_until ?? null).toBeNull();
     const lift = h.fake
       .callsTo('PATCH', '/guilds/{guild_id}/members/{user_id}')

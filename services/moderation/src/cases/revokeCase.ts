@@ -18,11 +18,15 @@ import { newerCaseOf } from './liveCase';
 import { CaseModel, type CaseRow, caseId, caseLeases, historyEntry } from './model';
 import { toCase } from './toCase';
 
-/** Who revokes, and the accepted appeal that led to it (null for a direct revoke). */
+/**
+ * Who revokes, the accepted appeal that led to it (null for a direct revoke) and why, when they said (the `/case revoke`
+ * command's reason: the history's note of the revoke).
+ */
 export interface Revoker {
   id: string;
   name: string;
   appeal: string | null;
+  reason?: string;
 }
 
 /** Statuses a revoke may end: the case is in effect, ran out, or was superseded by a newer one. */
@@ -80,7 +84,11 @@ export async function revokeCase(
   const revoked = await caseLeases.release(id, lease, {
     $set: { status: 'revoked', revokedBy: by.id, revokedByName: by.name, revokedAt: new Date() },
     $push: {
-      history: historyEntry('revoked', { by: by.id, byName: by.name, note: by.appeal && `appeal ${by.appeal}` }),
+      history: historyEntry('revoked', {
+        by: by.id,
+        byName: by.name,
+        note: by.appeal ? `appeal ${by.appeal}` : by.reason || null,
+      }),
     },
   });
   if (!revoked) throw conflict(`Case #${number} was changed while it was being revoked`, 'case_busy');

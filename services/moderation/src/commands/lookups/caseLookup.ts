@@ -27,7 +27,7 @@ const MAX_CHOICES = 25;
  * - `show`: the case as `GET .../cases/{n}` reads it (`getCaseDetail`), summarised with a link to its dashboard page;
  * - `reason`: the API's reason edit (`editCaseReason`: not your own case, the hierarchy for another moderator's);
  * - `revoke`: the API's revoke (`revokeCase`: not your own case, the hierarchy, the platform lift audited for the
- *   caller); the command's reason is shown in the answer (the revoke keeps the case's own reason, as the API's does).
+ *   caller); the command's reason is the note of the revoke in the case history (the case keeps its own reason).
  * Refusals (unknown case, self, hierarchy, already revoked, the platform's refusal) edit the answer naming them.
  */
 export async function runCaseLookup(
@@ -55,6 +55,7 @@ export async function runCaseLookup(
       id: who.sub,
       name: who.name,
       appeal: null,
+      reason,
     });
     return `Case #${revoked.number} revoked (${revoked.action} of ${revoked.targetName}) - ${reason}`;
   });

@@ -25,7 +25,12 @@ export function caseSummary(detail: z.infer<typeof CaseDetail>, link: string | n
     `Reason: ${c.reason}`,
     `Created: ${timestamp(c.createdAt)}`,
     ...(c.expiresAt ? [`${c.status === 'active' ? 'Ends' : 'Ended'}: ${timestamp(c.expiresAt)}`] : []),
-    ...(revoked ? [`Revoked: ${timestamp(revoked.at)}${revoked.byName ? ` by ${revoked.byName}` : ''}`] : []),
+    ...(revoked
+      ? [
+          `Revoked: ${timestamp(revoked.at)}${revoked.byName ? ` by ${revoked.byName}` : ''}` +
+            `${revoked.note ? ` (${revoked.note})` : ''}`,
+        ]
+      : []),
     ...(detail.failure ? [`The platform refused it: ${detail.failure.message} (code ${detail.failure.code})`] : []),
     ...(detail.supersededBy ? [`Superseded by case #${detail.supersededBy}`] : []),
     ...(link ? [`Dashboard: ${link}`] : []),
