@@ -107,6 +107,7 @@ beforeAll(async () => {
     name: 'Support',
     oneOpen: false,
   });
+  await ok('POST', `/api/v1/servers/${g}/tickets/panel`, { channel: FIXTURE_IDS.channels.tickets });
   const ticket = await ok<{ number: number; thread: string }>('POST', `/api/v1/servers/${g}/tickets`, {
     type: type.id,
     opener: PLAIN_MEMBER,
