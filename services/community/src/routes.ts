@@ -5,6 +5,7 @@ import { listForums } from './forums/listForums';
 import { setForumStatuses } from './forums/setForumStatuses';
 import { jobPath } from './jobs/enqueueJob';
 import { getJob } from './jobs/getJob';
+import { searchMembers } from './members/searchMembers';
 import { addPackItems } from './packs/addPackItems';
 import { createPack } from './packs/createPack';
 import { deleteItems } from './packs/deleteItems';
@@ -30,6 +31,9 @@ export function routes(ctx: CommunityContext): RouteBinding[] {
     bind(r.getSetup, ({ params }) => getSetup(ctx, params.guild)),
     bind(r.applySetup, ({ params, identity }) => applyTemplate(ctx, params.guild, params.template, identity)),
     bind(r.getStructure, async ({ params }) => toStructure(await loadStructure(ctx, params.guild))),
+    bind(r.searchMembers, async ({ params, query }) => ({
+      members: await searchMembers(ctx, params.guild, query.query, query.limit),
+    })),
     bind(r.putStaffRole, async ({ params, body, identity }) => {
       await setStaffCaps(ctx, params.guild, params.role, body.caps, identity);
       return { roles: await listStaffRoles(ctx, params.guild) };

@@ -85,6 +85,19 @@ export const memberRoutes: RouteTable = {
     return ok(page([...guild.members.values()], (m) => m.user.id, ctx.query, 1, 1000));
   },
 
+  /**
+   * Search Guild Members: members whose username or nickname starts with `query` (case-insensitive), at most `limit`
+   * (1-1000, default 1; the spec validates both), in id order.
+   */
+  'GET /guilds/{guild_id}/members/search': (ctx) => {
+    const guild = ctx.state.guild(ctx.params.guild_id);
+    const query = (ctx.query.query ?? '').toLowerCase();
+    const matches = [...guild.members.values()].filter((m) =>
+      [m.user.username, m.nick].some((name) => name?.toLowerCase().startsWith(query)),
+    );
+    return ok(page(matches, (m) => m.user.id, {}, Number(ctx.query.limit ?? 1), 1000));
+  },
+
   'PATCH /guilds/{guild_id}/members/{user_id}': (ctx) => {
     const { state } = ctx;
     const guild = state.guild(ctx.params.guild_id);

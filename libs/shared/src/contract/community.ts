@@ -60,6 +60,11 @@ export const StructureChannel = z
   })
   .meta({ id: 'StructureChannel' });
 
+/** A member found by name (`searchMembers`). */
+export const MemberMatch = z
+  .strictObject({ id: Snowflake, name: z.string(), username: z.string(), avatar: z.string().nullable() })
+  .meta({ id: 'MemberMatch' });
+
 export const StaffRoleEntry = z
   .strictObject({
     role: Snowflake,
@@ -305,6 +310,28 @@ export const communityRoutes = {
       description: 'Structure',
     },
     errors: [502],
+  }),
+  searchMembers: defineRoute({
+    id: 'searchMembers',
+    method: 'get',
+    path: '/api/v1/servers/{guild}/members/search',
+    service: 'community',
+    auth: 'guild',
+    cap: 'cases.read',
+    inSpec: true,
+    summary: 'Find members by name',
+    description:
+      "Members whose username or server nickname starts with `query` (case-insensitive; the platform's Search Guild " +
+      'Members, asked now), at most `limit` (1-100, default 50), for pickers: `id`, `name` (nickname, else global ' +
+      'name, else username), `username`, `avatar` (hash). 502 when the platform does not answer.',
+    params: GuildParams,
+    query: z.strictObject({ query: z.string().trim().min(1).max(100), limit: LimitQuery }),
+    success: {
+      status: 200,
+      schema: z.strictObject({ members: z.array(MemberMatch) }).meta({ id: 'MemberSearchResult' }),
+      description: 'Matching members',
+    },
+    errors: [400, 502],
   }),
   putStaffRole: defineRoute({
     id: 'putStaffRole',
