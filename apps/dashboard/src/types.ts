@@ -9,6 +9,7 @@ import type {
   FeatureEntry as FeatureEntrySchema,
   ForumPost as ForumPostSchema,
   Forum as ForumSchema,
+  MemberMatch as MemberMatchSchema,
   StaffRoleEntry,
 } from '../../../libs/shared/src/contract/community';
 import type {
@@ -60,5 +61,7 @@ export type StaffRole = z.infer<typeof StaffRoleEntry>;
 export type Forum = z.infer<typeof ForumSchema>;
 export type ForumStatus = Forum['statuses'][number];
 export type ForumPost = z.infer<typeof ForumPostSchema>;
+/** A member found by name (`GET …/members/search`). */
+export type MemberMatch = z.infer<typeof MemberMatchSchema>;
 export type Packs = ResponseOf<typeof communityRoutes.getPacks>;
 export type Pack = Packs['packs'][number];

@@ -3,6 +3,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { CASE_ACTIONS } from '../../../../libs/shared/src/contract/values';
 import { api, guildPath } from '../api';
 import { SelectField } from '../components/Filters';
+import { MemberSearch } from '../components/MemberSearch';
 import { Problem } from '../components/Status';
 import { useAction, useIdempotencyKey, useLoad, useTitle } from '../hooks';
 import type { Case, JournalEvent, MemberRecord } from '../types';
@@ -17,7 +18,7 @@ const DURATIONS = [
 ];
 
 /**
- * Creates a case: pick the member (id, or a recent member from the journal), see who they are and the suggested
+ * Creates a case: pick the member (by name through the member search, an id, or a recent member from the journal), see who they are and the suggested
  * next action of the escalation ladder (from the member record), choose action, duration and reason. A submission
  * carries an `Idempotency-Key`, the same for a retry of the same form (one case however often it is sent).
  */
@@ -64,6 +65,12 @@ export function CaseCreatePage() {
           if (created) navigate(`/guilds/${guild}/cases/${created.number}`);
         }}
       >
+        <MemberSearch
+          guild={guild}
+          id="target-search"
+          label="Find the member by name"
+          onPick={(m) => setTarget(m.id)}
+        />
         <div className="field">
           <label htmlFor="target">Member (id or pick a recent member)</label>
           <input

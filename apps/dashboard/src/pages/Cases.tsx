@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { CASE_ACTIONS, CASE_STATUSES } from '../../../../libs/shared/src/contract/values';
 import { guildPath } from '../api';
 import { IdField, SelectField, useUrlFilters } from '../components/Filters';
+import { MemberSearch } from '../components/MemberSearch';
 import { Pager } from '../components/Pager';
 import { Badge, Loadable, When } from '../components/Status';
 import { Table } from '../components/Table';
@@ -48,9 +49,15 @@ export function CasesPage() {
           setFilters({ target: String(form.get('target')).trim(), moderator: String(form.get('moderator')).trim() });
         }}
       >
+        <MemberSearch
+          guild={guild}
+          id="f-member-search"
+          label="Member by name"
+          onPick={(m) => setFilter('target', m.id)}
+        />
         {ID_FILTERS.map(([key, label]) => (
           <IdField
-            key={key}
+            key={`${key}-${filters[key]}`}
             id={`f-${key}`}
             name={key}
             label={label}
