@@ -3,7 +3,7 @@
  * message search result show bold text, a user mention by name (an unknown one as `@unknown-user` with its id on
  * hover), a role and a channel mention by name, a custom emoji image from the platform CDN and a timestamp, never the
  * platform's source (`<@`, `<#`, `**`); the journal says a message edit in words and its detail panel shows the
- * content before and after. Each step checks the page against the API's answer, no console error and axe-core.
+ * content before and after; a case is created by picking the member by name (members search). Each step checks the page against the API's answer, no console error and axe-core.
  * Skips, printing why, when Chromium is not installed.
  */
 import { randomUUID } from 'node:crypto';
@@ -177,7 +177,7 @@ describeBrowser('dashboard: the platform text and the journal in words', () => {
     const emoji = message.getByRole('img', { name: ':lantern:' });
     expect(await emoji.getAttribute('src')).toMatch(new RegExp(`/emojis/${EMOJI}\\.png$`));
     await waitFor(
-      () => emoji.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      () => emoji.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0),
       (loaded) => loaded,
     );
     expect(await message.locator('time').getAttribute('datetime')).toBe(new Date(AT * 1000).toISOString());
@@ -252,6 +252,29 @@ describeBrowser('dashboard: the platform text and the journal in words', () => {
     await expect(after.locator('strong').first().textContent()).resolves.toBe('Fixed');
     await expect(after.locator('.mention').textContent()).resolves.toBe(`#${names.channel}`);
     expect(await row.textContent()).not.toMatch(/<@|<#|\*\*/);
+    await expectCleanPage();
+  });
+
+  it('creates a case by picking the member by name', async () => {
+    const username = sys.fake.guild(g)!.members.get(PLAIN_MEMBER)!.user.username;
+    const typed = username.slice(0, 3);
+    const reason = `picked by name ${word}`;
+    await page.goto(`${sys.gatewayUrl}/guilds/${g}/cases/new`);
+    await page.getByLabel('Find the member by name').fill(typed);
+    const matches = page.getByRole('list', { name: `Members matching ${typed}` });
+    await matches.getByRole('button', { name: new RegExp(`@${username} \\(pick\\)$`) }).click();
+    await expect(page.getByLabel('Member (id or pick a recent member)').inputValue()).resolves.toBe(PLAIN_MEMBER);
+    await page.locator('#target-info strong').waitFor();
+    await page.getByLabel('Reason').fill(reason);
+    await page.getByRole('button', { name: 'Create case' }).click();
+    await page.waitForURL(/\/cases\/\d+$/);
+    const cases = await ok<{ cases: Array<{ target: string; reason: string }> }>(
+      'GET',
+      `/api/v1/servers/${g}/cases?target=${PLAIN_MEMBER}`,
+    );
+    expect(cases.cases.filter((c) => c.reason === reason)).toEqual([
+      expect.objectContaining({ target: PLAIN_MEMBER, reason }),
+    ]);
     await expectCleanPage();
   });
 });
