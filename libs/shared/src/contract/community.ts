@@ -318,7 +318,7 @@ export const communityRoutes = {
     service: 'community',
     auth: 'guild',
     cap: 'cases.read',
-    inSpec: true,
+    inSpec: false,
     summary: 'Find members by name',
     description:
       "Members whose username or server nickname starts with `query` (case-insensitive; the platform's Search Guild " +
