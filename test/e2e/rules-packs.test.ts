@@ -207,6 +207,21 @@ describe('packs: consent between guilds', () => {
     expect(emojiNames(stranger.id)).toEqual(['fox', 'owl']);
   });
 
+  it('when the same item is added five times at once, then it is in the pack once (issue 32)', async () => {
+    const birds = expectStatus(await owner.post(at(home.id, '/packs'), { name: 'Birds' }), 201).body.id as string;
+    const adds = await Promise.all(
+      Array.from({ length: 5 }, () => owner.post(at(home.id, `/packs/${birds}/items`), { ids: [owl] })),
+    );
+    // one add is accepted; the others lost the race and are refused naming the item (400), none fails
+    expect(adds.map((a) => a.status).sort()).toEqual([202, 400, 400, 400, 400]);
+    for (const add of adds.filter((a) => a.status === 400)) expect(add.body.errors[0].field).toBe('body.ids.0');
+    expect((await jobOf(owner, adds.find((a) => a.status === 202)!)).state).toBe('done');
+    const view = expectStatus(await owner.get(at(home.id, '/packs')), 200).body.packs.find(
+      (p: { pack: string }) => p.pack === birds,
+    );
+    expect(view.contents.map((i: { id: string }) => i.id)).toEqual([owl]);
+  });
+
   it('when consent changes, then it is journaled in both guilds naming the other', async () => {
     const journal = (client: ApiClient, guild: string) =>
       waitFor(
