@@ -1,8 +1,9 @@
 import { Link, useParams } from 'react-router';
 import { guildPath } from '../api';
-import { PlatformText } from '../components/PlatformText';
+import { PlatformText, useGuildNames } from '../components/PlatformText';
 import { Badge, Loadable, When } from '../components/Status';
 import { useLoad, useTitle } from '../hooks';
+import { describeEvent } from '../journalText';
 import { useGuild } from '../session';
 import type { MemberRecord } from '../types';
 import { formatSeconds } from './CaseCreate';
@@ -14,6 +15,7 @@ export function MemberPage() {
   const info = useGuild(guild);
   const record = useLoad<MemberRecord>(guildPath(guild, `/members/${user}`));
   const r = record.data;
+  const names = useGuildNames();
   useTitle(r ? `Member ${r.user.name}` : 'Member');
   return (
     <>
@@ -42,8 +44,7 @@ export function MemberPage() {
               <ul className="list">
                 {r.events.map((e) => (
                   <li key={e.id}>
-                    <When at={e.data.at} /> <strong>{e.kind}</strong>
-                    {e.actorName && ` by ${e.actorName}`}
+                    <When at={e.data.at} /> {describeEvent(e, names)}
                   </li>
                 ))}
               </ul>
