@@ -112,7 +112,7 @@ async function main() {
     await page.locator('tr[data-ticket]').first().waitFor();
     await shot('tickets');
     await page.goto(guild(`/tickets/${ticket.number}`));
-    await page.getByRole('heading', { name: /^Transcript/ }).waitFor();
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
     await shot('ticket');
     await page.goto(guild('/tickets/settings'));
     await page.getByRole('button', { name: 'Add type' }).waitFor();

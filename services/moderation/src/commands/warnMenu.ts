@@ -1,4 +1,4 @@
-import { deferEphemeral, platformFailure, replyEphemeral, showModal } from '@guildhall/shared';
+import { deferEphemeral, modalValues, platformFailure, replyEphemeral, showModal } from '@guildhall/shared';
 import {
   type APIModalSubmitGuildInteraction,
   type APIUserApplicationCommandGuildInteraction,
@@ -57,21 +57,6 @@ export async function openWarnModal(
   }
 }
 
-/** The value of the text input `customId` of a submitted modal (inputs in rows or labels, at any depth), else ''. */
-function inputValue(components: unknown[], customId: string): string {
-  for (const c of components as Array<{
-    custom_id?: string;
-    value?: string;
-    components?: unknown[];
-    component?: unknown;
-  }>) {
-    if (c.custom_id === customId && typeof c.value === 'string') return c.value;
-    const inner = inputValue([...(c.components ?? []), ...(c.component ? [c.component] : [])], customId);
-    if (inner) return inner;
-  }
-  return '';
-}
-
 /**
  * The "Warn" modal submitted: deferred (ephemeral), the caller's cap checked again, then the warn case opened as the
  * API does (`actOnCase`, keyed by the submission's interaction id) and the answer edited with the case or the refusal.
@@ -92,7 +77,7 @@ export async function submitWarnModal(
       body: {
         action: 'warn',
         target: interaction.data.custom_id.slice(WARN_MODAL_PREFIX.length),
-        reason: inputValue(interaction.data.components, REASON_INPUT),
+        reason: modalValues(interaction.data.components).get(REASON_INPUT) ?? '',
       },
     });
   });

@@ -1,4 +1,11 @@
-import { isDuplicateKey, type Logger, type Outbox, type PlatformApi, platformFailure } from '@guildhall/shared';
+import {
+  isDuplicateKey,
+  type Logger,
+  modalValues,
+  type Outbox,
+  type PlatformApi,
+  platformFailure,
+} from '@guildhall/shared';
 import { type APIInteraction, InteractionType, MessageFlags } from 'discord-api-types/v10';
 import { z } from 'zod';
 import { newRecordId } from '../ids';
@@ -26,21 +33,6 @@ const ReportSubmission = z.object({
     components: z.array(z.unknown()),
   }),
 });
-
-/** The value of text input `customId` of a submitted modal (inputs in action rows or in labels), else ''. */
-function inputValue(components: unknown[], customId: string): string {
-  for (const c of components as Array<{
-    custom_id?: string;
-    value?: string;
-    components?: unknown[];
-    component?: unknown;
-  }>) {
-    if (c.custom_id === customId && typeof c.value === 'string') return c.value;
-    const inner = inputValue([...(c.components ?? []), ...(c.component ? [c.component] : [])], customId);
-    if (inner) return inner;
-  }
-  return '';
-}
 
 /**
  * The reported message: as the command resolved it (`ReportDraftModel`), else (the draft expired) fetched from the
@@ -106,7 +98,9 @@ export async function fileReport(
     else await finish(platform, outbox, logger, i, existing, true);
     return;
   }
-  const reason = [...inputValue(i.data.components, REPORT_REASON_INPUT).trim()].slice(0, REPORT_REASON_MAX).join('');
+  const reason = [...(modalValues(i.data.components).get(REPORT_REASON_INPUT) ?? '').trim()]
+    .slice(0, REPORT_REASON_MAX)
+    .join('');
   const message = await reportedMessage(platform, i.guild_id, i.member.user.id, target);
   if (!message) {
     await answer(platform, logger, i, 'That message could not be read any more, so it was not reported.');

@@ -1,3 +1,4 @@
+import { modalValues } from '@guildhall/shared';
 import {
   type APIModalInteractionResponseCallbackData,
   type APIModalSubmission,
@@ -35,28 +36,11 @@ export function questionsModal(type: TypeRow): APIModalInteractionResponseCallba
   };
 }
 
-interface SubmittedInput {
-  custom_id?: string;
-  value?: string;
-}
-
 /**
- * The answers of a submitted questions modal, in question order. Accepts both layouts the platform sends: text
- * inputs inside action rows (`components[].components[]`) and inside labels (`components[].component`).
+ * The answers of a submitted questions modal, in question order (`ticket:answer:<i>` inputs, trimmed; '' for a
+ * question without an answer), in either layout the platform sends (see `modalValues`).
  */
 export function modalAnswers(data: APIModalSubmission, questionCount: number): string[] {
-  const inputs: SubmittedInput[] = [];
-  for (const top of data.components as unknown as Array<{
-    components?: SubmittedInput[];
-    component?: SubmittedInput;
-  }>) {
-    if (Array.isArray(top.components)) inputs.push(...top.components);
-    if (top.component) inputs.push(top.component);
-  }
-  const answers = Array.from({ length: questionCount }, () => '');
-  for (const input of inputs) {
-    const match = /^ticket:answer:(\d)$/.exec(input.custom_id ?? '');
-    if (match && Number(match[1]) < questionCount) answers[Number(match[1])] = (input.value ?? '').trim();
-  }
-  return answers;
+  const values = modalValues(data.components as unknown as unknown[]);
+  return Array.from({ length: questionCount }, (_, i) => (values.get(customIds.answer(i)) ?? '').trim());
 }
