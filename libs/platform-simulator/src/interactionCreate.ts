@@ -5,6 +5,7 @@ import {
   type APIComponentInModalActionRow,
   type APIInteractionDataResolved,
   type APIMessage,
+  type APIMessageInteractionMetadata,
   type APIUser,
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -12,13 +13,14 @@ import {
   InteractionContextType,
   InteractionType,
   Locale,
+  MessageType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
 import { channelPermissions } from './channelPermissions';
 import { commandsOf, GLOBAL_COMMANDS, unknownCommand } from './commands';
 import { errors } from './errors';
 import { isThread, type PlatformState } from './state';
-import type { FakeChannel, FakeGuildState } from './types';
+import type { FakeChannel, FakeGuildState, InteractionOrigin } from './types';
 
 /** The attachment size limit Discord states in interactions of a guild without boosts (10 MiB). */
 const ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024;
@@ -37,6 +39,49 @@ function componentsOf(components: unknown[]): Array<{ type: number; custom_id?: 
   });
 }
 
+/** What an interaction is about, for its response messages: the component's message, the command, the modal's trigger. */
+interface InteractionAbout {
+  /** The message whose component was used (or the one a modal's component was on). */
+  message?: APIMessage;
+  /** The command run and its target (a user or a message). */
+  command?: { type: ApplicationCommandType; targetId?: string };
+  /** The metadata of the interaction the modal answered (a modal submit's `triggering_interaction_metadata`). */
+  trigger?: APIMessageInteractionMetadata;
+}
+
+/**
+ * The `interaction_metadata` and message `type` of an interaction's response messages, as Discord documents them:
+ * the interaction's id, type, user and `authorizing_integration_owners`; for a command `target_user` (user command)
+ * or `target_message_id` (message command) and type 20 CHAT_INPUT_COMMAND or 23 CONTEXT_MENU_COMMAND; for a component
+ * `interacted_message_id`; for a modal submit the `triggering_interaction_metadata`; other responses are type 0.
+ */
+function responseShape(
+  state: PlatformState,
+  base: Omit<APIMessageInteractionMetadata, 'type'> & { type: InteractionType },
+  about: InteractionAbout,
+): InteractionOrigin['response'] {
+  if (base.type === InteractionType.ApplicationCommand && about.command) {
+    const { type, targetId } = about.command;
+    const target =
+      type === ApplicationCommandType.User && targetId
+        ? { target_user: state.user(targetId) }
+        : type === ApplicationCommandType.Message && targetId
+          ? { target_message_id: targetId }
+          : {};
+    return {
+      type: type === ApplicationCommandType.ChatInput ? MessageType.ChatInputCommand : MessageType.ContextMenuCommand,
+      metadata: { ...base, type: InteractionType.ApplicationCommand, ...target },
+    };
+  }
+  const metadata =
+    base.type === InteractionType.MessageComponent
+      ? { ...base, type: base.type, interacted_message_id: about.message?.id ?? '0' }
+      : base.type === InteractionType.ModalSubmit && about.trigger
+        ? { ...base, type: base.type, triggering_interaction_metadata: about.trigger }
+        : base;
+  return { type: MessageType.Default, metadata: metadata as APIMessageInteractionMetadata };
+}
+
 /**
  * The fields every guild interaction carries (id, token, guild, channel, member with their permissions in the
  * channel, the bot's permissions there, ...), and the interaction recorded by token as created now (its deadlines
@@ -48,7 +93,7 @@ function interactionBase(
   guildId: string,
   channelId: string,
   type: InteractionType,
-  message?: APIMessage,
+  about: InteractionAbout = {},
 ) {
   const guild = state.guild(guildId);
   const { channel } = state.channel(channelId);
@@ -61,8 +106,9 @@ function interactionBase(
     userId: user.id,
     guildId,
     channelId,
-    message,
+    message: about.message,
     followUps: [],
+    response: responseShape(state, { id, type, user, authorizing_integration_owners: { 0: guild.id } }, about),
   });
   return {
     id,
@@ -90,8 +136,10 @@ function interactionBase(
 /**
  * A member uses a component (button or select) of a message the bot sent, as the Discord client does: the platform
  * sends the bot INTERACTION_CREATE type 3 (MESSAGE_COMPONENT) with `data.custom_id`, `data.component_type`, the
- * message, and the member with their permissions. Rejects with 10008 when the message is unknown and 50035 when it
- * has no component with that custom id. Returns the interaction's id.
+ * message (an ephemeral one with `flags` 64), and the member with their permissions. The message is one of the
+ * channel's, or an ephemeral interaction response or follow-up shown to this user in this channel (no one else sees
+ * it). Rejects with 10008 when the message is unknown (or someone else's ephemeral message) and 50035 when it has no
+ * component with that custom id. Returns the interaction's id.
  */
 export function useComponent(
   state: PlatformState,
@@ -102,11 +150,14 @@ export function useComponent(
   values?: string[],
 ): string {
   const { guild } = state.channel(channelId);
-  const message = guild.messages.get(channelId)?.find((m) => m.id === messageId);
+  const ephemeral = state.ephemeralMessages.get(messageId);
+  const message =
+    guild.messages.get(channelId)?.find((m) => m.id === messageId) ??
+    (ephemeral?.userId === user.id && ephemeral.channelId === channelId ? ephemeral.message : undefined);
   if (!message) throw errors.unknownMessage();
   const component = componentsOf(message.components ?? []).find((c) => c.custom_id === customId);
   if (!component) throw errors.invalidField('data.custom_id', 'COMPONENT_NOT_FOUND', `No component ${customId}`);
-  const base = interactionBase(state, user, guild.id, channelId, InteractionType.MessageComponent, message);
+  const base = interactionBase(state, user, guild.id, channelId, InteractionType.MessageComponent, { message });
   state.emit(guild.id, 'INTERACTION_CREATE', {
     ...base,
     type: InteractionType.MessageComponent,
@@ -132,7 +183,10 @@ export function submitModal(
   if (!modal || modal.data.custom_id !== customId)
     throw errors.invalidField('data.custom_id', 'MODAL_NOT_OPEN', `No modal ${customId} is open`);
   state.openModals.delete(user.id);
-  const base = interactionBase(state, user, modal.guildId, modal.channelId, InteractionType.ModalSubmit, modal.message);
+  const base = interactionBase(state, user, modal.guildId, modal.channelId, InteractionType.ModalSubmit, {
+    message: modal.message,
+    trigger: modal.trigger,
+  });
   const rows = modal.data.components as Array<APIActionRowComponent<APIComponentInModalActionRow>>;
   state.emit(modal.guildId, 'INTERACTION_CREATE', {
     ...base,
@@ -403,7 +457,9 @@ export function runCommand(
     data.target_id = targetId;
     data.resolved = resolved;
   }
-  const base = interactionBase(state, user, guild.id, channel.id, InteractionType.ApplicationCommand);
+  const base = interactionBase(state, user, guild.id, channel.id, InteractionType.ApplicationCommand, {
+    command: { type: command.type, targetId },
+  });
   state.emit(guild.id, 'INTERACTION_CREATE', { ...base, type: InteractionType.ApplicationCommand, data } as never);
   return base.id;
 }

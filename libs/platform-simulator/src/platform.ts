@@ -39,6 +39,13 @@ export interface FakePlatform {
   >;
   /** Acts as a (non-bot) user: the same routes, checks, dispatches and audit entries, with that user as actor. */
   actAsUser(userId: string): UserActions;
+  /**
+   * The response message of interaction `interactionId` (its `@original`) as the platform holds it now: the message a
+   * callback 4/5 created (ephemeral or in the channel), or for a component interaction answered with 6/7 the message
+   * whose component was used; undefined before the callback, after a deletion, or for an interaction the platform did
+   * not create. Its id is what `actAsUser(u).useComponent(channel, id, customId)` presses a button of.
+   */
+  interactionResponse(interactionId: string): APIMessage | undefined;
   readonly botUserId: string;
   readonly clientId: string;
   readonly clientSecret: string;

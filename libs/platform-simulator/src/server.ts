@@ -354,6 +354,10 @@ export async function startFakePlatform(opts: FakePlatformOptions = {}): Promise
         autocomplete: async (guildId, channelId, name, run) =>
           autocomplete(state, state.user(userId), guildId, channelId, name, run),
       }),
+    interactionResponse(interactionId) {
+      const token = [...state.interactionOrigins].find(([, origin]) => origin.id === interactionId)?.[0];
+      return token === undefined ? undefined : state.interactionOriginals.get(token);
+    },
     botUserId: state.botUser.id,
     clientId: state.clientId,
     clientSecret: state.clientSecret,

@@ -17,7 +17,7 @@ import { errors } from './errors';
 import type { UnmodelledCall } from './fallback';
 import type { DispatchData, DispatchName } from './gateway/dispatch';
 import type { Secrets } from './secrets';
-import type { FakeChannel, FakeGuildState, InteractionOrigin, OpenModal, SeedUser } from './types';
+import type { EphemeralMessage, FakeChannel, FakeGuildState, InteractionOrigin, OpenModal, SeedUser } from './types';
 
 /** The fake bot's user id: the same for every fake platform of a process, so `sampleGuild()` can seed it. */
 export const FAKE_BOT_USER_ID = newSnowflake(new Date('2024-01-01T00:00:00Z'));
@@ -84,6 +84,11 @@ export class PlatformState {
   readonly applicationCommands = new Map<string, APIApplicationCommand[]>();
   /** Who made each interaction and where, by interaction token (see `useComponent`). */
   readonly interactionOrigins = new Map<string, InteractionOrigin>();
+  /**
+   * Ephemeral interaction responses and follow-ups by message id: not in their channel (no MESSAGE_CREATE, not in
+   * `GET /channels/{c}/messages`), shown to the interaction's user only, whose client can still use their components.
+   */
+  readonly ephemeralMessages = new Map<string, EphemeralMessage>();
   /** The modal open for each user (the bot answered one of their interactions with callback type 9). */
   readonly openModals = new Map<string, OpenModal>();
   /** DM channels the bot opened, by channel id, and their messages (oldest first). */
@@ -137,6 +142,7 @@ export class PlatformState {
       this.interactionOriginals,
       this.interactionOrigins,
       this.openModals,
+      this.ephemeralMessages,
       this.dmChannels,
       this.dmMessages,
       this.sentNonces,

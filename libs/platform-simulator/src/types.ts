@@ -5,6 +5,7 @@ import type {
   APIGuildForumTag,
   APIGuildMember,
   APIMessage,
+  APIMessageInteractionMetadata,
   APIModalInteractionResponseCallbackData,
   APIOverwrite,
   APIRole,
@@ -15,6 +16,7 @@ import type {
   ChannelType,
   GuildPremiumTier,
   InteractionType,
+  MessageType,
   RESTAPIPartialCurrentUserGuild,
 } from 'discord-api-types/v10';
 
@@ -144,6 +146,8 @@ export interface OpenModal {
   channelId: string;
   message?: APIMessage;
   data: APIModalInteractionResponseCallbackData;
+  /** The `interaction_metadata` of the interaction the modal answered (the submit's triggering interaction). */
+  trigger: APIMessageInteractionMetadata;
 }
 
 /**
@@ -160,4 +164,16 @@ export interface InteractionOrigin {
   channelId: string;
   message?: APIMessage;
   followUps: APIMessage[];
+  /**
+   * What the interaction's response messages carry: `interaction_metadata` and the message `type` (20 for a chat
+   * input command, 23 for a user or message command, 0 otherwise).
+   */
+  response: { type: MessageType; metadata: APIMessageInteractionMetadata };
+}
+
+/** An ephemeral interaction response or follow-up: shown only to `userId`, in `channelId`, never in the channel. */
+export interface EphemeralMessage {
+  userId: string;
+  channelId: string;
+  message: APIMessage;
 }

@@ -8,11 +8,16 @@ import {
   ApplicationCommandType,
   InteractionResponseType,
   MessageFlags,
+  MessageType,
   PermissionFlagsBits,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   Routes,
 } from 'discord-api-types/v10';
 import { freshGuild } from './support/freshGuild';
+
+/** Any JSON value a test reads. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads
+type Json = any;
 
 /** The platform's time for a test: moved by hand (`now.ms += ...`). */
 const now = { ms: Date.parse('2025-06-01T12:00:00Z') };
@@ -488,6 +493,137 @@ describe('application commands', () => {
       expect([expired.status, expired.code]).toEqual([401, 50027]);
       const edit = await refusal(api.interactions.editReply(fake.clientId, token, { content: 'too late' }));
       expect(edit.code).toBe(50027);
+      fake.assertNoViolations();
+    });
+  });
+
+  describe('response messages', () => {
+    /** Every dispatch of the test, in order. */
+    let seen: Array<{ t: string; d: Record<string, unknown> }>;
+    let stop: () => void;
+    beforeEach(async () => {
+      seen = [];
+      stop = fake.onDispatch((_g, t, d) => seen.push({ t, d: d as Record<string, unknown> }));
+      await api.applicationCommands.bulkOverwriteGlobalCommands(fake.clientId, APPLICATION_COMMANDS);
+    });
+    afterEach(() => stop());
+    const interaction = (id: string) =>
+      seen.find((s) => s.t === 'INTERACTION_CREATE' && s.d.id === id)!.d as { id: string; token: string } & Json;
+    const dispatched = (t: string, id: string) => seen.filter((s) => s.t === t && s.d.id === id);
+    const buttons = [{ type: 1, components: [{ type: 2, style: 1, label: 'Next', custom_id: 'next' }] }];
+    /** The moderator runs /history; resolves its INTERACTION_CREATE. */
+    const runHistory = async () =>
+      interaction(
+        await fake
+          .actAsUser(seed.ids.moderator)
+          .runCommand(seed.id, seed.ids.general, 'history', { options: { user: seed.ids.member } }),
+      );
+    const answer = (i: { id: string; token: string }, body: unknown) =>
+      rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false });
+    const channelIds = async () =>
+      ((await api.channels.getMessages(seed.ids.general)) as Array<{ id: string }>).map((m) => m.id);
+
+    it('keeps an ephemeral answer out of the channel, and lets only its user press its buttons (flags 64 in the press)', async () => {
+      const run = await runHistory();
+      await answer(run, {
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: { content: 'page 1', flags: MessageFlags.Ephemeral, components: buttons },
+      });
+      const message = fake.interactionResponse(run.id)!;
+      expect(message).toMatchObject({
+        content: 'page 1',
+        flags: MessageFlags.Ephemeral,
+        channel_id: seed.ids.general,
+        webhook_id: fake.clientId,
+        type: MessageType.ChatInputCommand,
+        interaction_metadata: { id: run.id, type: 2, user: { id: seed.ids.moderator } },
+      });
+      expect(dispatched('MESSAGE_CREATE', message.id)).toHaveLength(0);
+      expect(await channelIds()).not.toContain(message.id);
+      const stranger = await refusal(
+        fake.actAsUser(seed.ids.member).useComponent(seed.ids.general, message.id, 'next'),
+      );
+      expect(stranger.code).toBe(10008);
+
+      const press = interaction(
+        await fake.actAsUser(seed.ids.moderator).useComponent(seed.ids.general, message.id, 'next'),
+      );
+      expect(press).toMatchObject({
+        type: 3,
+        data: { custom_id: 'next', component_type: 2 },
+        message: { id: message.id, flags: MessageFlags.Ephemeral, content: 'page 1' },
+        member: { user: { id: seed.ids.moderator } },
+      });
+      await answer(press, {
+        type: InteractionResponseType.UpdateMessage,
+        data: { content: 'page 2', components: [] },
+      });
+      expect(fake.interactionResponse(run.id)).toMatchObject({ id: message.id, content: 'page 2', components: [] });
+      expect(await api.interactions.getOriginalReply(fake.clientId, press.token)).toMatchObject({
+        id: message.id,
+        content: 'page 2',
+      });
+      expect(dispatched('MESSAGE_UPDATE', message.id)).toHaveLength(0);
+    });
+
+    it('posts a non-ephemeral answer in the channel with interaction_metadata, and sends its edits and deletion', async () => {
+      const run = await runHistory();
+      await answer(run, { type: InteractionResponseType.DeferredChannelMessageWithSource });
+      const message = fake.interactionResponse(run.id)!;
+      const [created] = dispatched('MESSAGE_CREATE', message.id);
+      expect(created.d).toMatchObject({
+        channel_id: seed.ids.general,
+        guild_id: seed.id,
+        flags: MessageFlags.Loading,
+        application_id: fake.clientId,
+        webhook_id: fake.clientId,
+        author: { id: fake.botUserId },
+        type: MessageType.ChatInputCommand,
+        interaction_metadata: { id: run.id, type: 2, user: { id: seed.ids.moderator } },
+      });
+      expect(await channelIds()).toContain(message.id);
+      await api.interactions.editReply(fake.clientId, run.token, { content: 'done', components: buttons });
+      expect(dispatched('MESSAGE_UPDATE', message.id).at(-1)!.d).toMatchObject({ content: 'done', flags: 0 });
+
+      const press = interaction(
+        await fake.actAsUser(seed.ids.member).useComponent(seed.ids.general, message.id, 'next'),
+      );
+      expect(press.message).toMatchObject({ id: message.id, content: 'done' });
+      await answer(press, { type: InteractionResponseType.DeferredMessageUpdate });
+      await api.interactions.editReply(fake.clientId, press.token, { content: 'edited by the press' });
+      expect((await api.channels.getMessage(seed.ids.general, message.id)).content).toBe('edited by the press');
+      expect(dispatched('MESSAGE_UPDATE', message.id).at(-1)!.d).toMatchObject({ content: 'edited by the press' });
+
+      await api.interactions.deleteReply(fake.clientId, run.token);
+      expect(dispatched('MESSAGE_DELETE', message.id)).toHaveLength(1);
+      expect(await channelIds()).not.toContain(message.id);
+    });
+
+    it('shows follow-ups as the answer does: ephemeral ones to the user only, with usable buttons', async () => {
+      const run = await runHistory();
+      await answer(run, {
+        type: InteractionResponseType.DeferredChannelMessageWithSource,
+        data: { flags: MessageFlags.Ephemeral },
+      });
+      const original = fake.interactionResponse(run.id)!;
+      const hidden = await api.interactions.followUp(fake.clientId, run.token, {
+        content: 'only you',
+        flags: MessageFlags.Ephemeral,
+        components: buttons,
+      });
+      const shown = await api.interactions.followUp(fake.clientId, run.token, { content: 'everyone' });
+      expect(hidden.interaction_metadata).toMatchObject({ id: run.id, original_response_message_id: original.id });
+      expect(dispatched('MESSAGE_CREATE', hidden.id)).toHaveLength(0);
+      expect(dispatched('MESSAGE_CREATE', shown.id)).toHaveLength(1);
+      expect(await channelIds()).toEqual(expect.arrayContaining([shown.id]));
+      expect(await channelIds()).not.toContain(hidden.id);
+      const press = interaction(
+        await fake.actAsUser(seed.ids.moderator).useComponent(seed.ids.general, hidden.id, 'next'),
+      );
+      expect(press.message).toMatchObject({ id: hidden.id, flags: MessageFlags.Ephemeral });
+      await api.interactions.deleteReply(fake.clientId, run.token, hidden.id);
+      const gone = await refusal(fake.actAsUser(seed.ids.moderator).useComponent(seed.ids.general, hidden.id, 'next'));
+      expect(gone.code).toBe(10008);
       fake.assertNoViolations();
     });
   });

@@ -8,32 +8,104 @@ import { noContent, ok, type Reply, type RequestContext, type RouteTable } from 
 import { DiscordError, errors } from '../errors';
 import { notModelled } from '../fallback';
 import { INTERACTION_RESPONSE_MS, INTERACTION_TOKEN_MS } from '../interactionCreate';
+import { postMessage } from '../posting';
 import { fullMessage } from '../seed';
-import type { InteractionOrigin } from '../types';
+import type { FakeGuildState, InteractionOrigin } from '../types';
 
+/** Callbacks that create the interaction's response message. */
 const MESSAGE_RESPONSES = new Set<number>([
   InteractionResponseType.ChannelMessageWithSource,
   InteractionResponseType.DeferredChannelMessageWithSource,
+]);
+
+/** Callbacks that edit (7) or will edit (6) the message whose component was used. */
+const UPDATE_RESPONSES = new Set<number>([
   InteractionResponseType.UpdateMessage,
+  InteractionResponseType.DeferredMessageUpdate,
 ]);
 
 /** 404 10062, what Discord answers a callback to an interaction it does not know or whose 3 seconds have passed. */
 const unknownInteraction = () => new DiscordError(404, 10062, 'Unknown interaction');
 
-/** A webhook/interaction message built from a body (content, embeds, components, flags), authored by the bot. */
-function webhookMessage(ctx: RequestContext, data: Record<string, unknown>, base?: APIMessage): APIMessage {
+const isEphemeral = (message: APIMessage) => (Number(message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+
+/**
+ * A webhook/interaction message built from a body (content, embeds, components, flags), authored by the bot; `base`
+ * is edited in place instead. For an interaction the platform created (`origin`) the message is in the interaction's
+ * channel with `webhook_id` and `application_id` the application's, the message type and `interaction_metadata` of the
+ * origin (`original_response_message_id` for a follow-up).
+ */
+function webhookMessage(
+  ctx: RequestContext,
+  data: Record<string, unknown>,
+  base?: APIMessage,
+  origin?: InteractionOrigin,
+  originalId?: string,
+): APIMessage {
   const message =
     base ??
-    fullMessage(
-      { id: ctx.state.clock.snowflake(), webhook_id: ctx.params.webhook_id ?? ctx.params.interaction_id },
-      '0',
-      ctx.state.botUser,
-    );
+    (origin
+      ? fullMessage(
+          {
+            id: ctx.state.clock.snowflake(),
+            type: origin.response.type,
+            webhook_id: ctx.state.clientId,
+            application_id: ctx.state.clientId,
+            interaction_metadata: {
+              ...origin.response.metadata,
+              ...(originalId ? { original_response_message_id: originalId } : {}),
+            },
+          },
+          origin.channelId,
+          ctx.state.botUser,
+        )
+      : fullMessage(
+          { id: ctx.state.clock.snowflake(), webhook_id: ctx.params.webhook_id ?? ctx.params.interaction_id },
+          '0',
+          ctx.state.botUser,
+        ));
   for (const field of ['content', 'embeds', 'components', 'flags', 'attachments', 'poll'] as const) {
     if (data[field] !== undefined) (message as unknown as Record<string, unknown>)[field] = data[field];
   }
   if (base) message.edited_timestamp = ctx.state.clock.iso();
   return message;
+}
+
+/**
+ * Shows a new response or follow-up of an interaction the platform created as Discord does: an ephemeral one only to
+ * the interaction's user (`ephemeralMessages`: no dispatch, not in the channel), any other as a message of the
+ * interaction's channel (stored, MESSAGE_CREATE).
+ */
+function showResponse(ctx: RequestContext, origin: InteractionOrigin, message: APIMessage): void {
+  if (isEphemeral(message)) {
+    ctx.state.ephemeralMessages.set(message.id, { userId: origin.userId, channelId: origin.channelId, message });
+    return;
+  }
+  const { guild, channel } = ctx.state.channel(origin.channelId);
+  postMessage(ctx, guild, channel, message);
+}
+
+/** The guild whose channel holds `message` (the very object), if it is a channel message (not ephemeral). */
+function channelGuildOf(ctx: RequestContext, message: APIMessage): FakeGuildState | undefined {
+  return [...ctx.state.guilds.values()].find((g) => g.messages.get(message.channel_id)?.includes(message));
+}
+
+/** Edits a response, follow-up or component message in place; a channel message's edit is sent as MESSAGE_UPDATE. */
+function editResponse(ctx: RequestContext, message: APIMessage, data: Record<string, unknown>): APIMessage {
+  webhookMessage(ctx, data, message);
+  const guild = channelGuildOf(ctx, message);
+  if (guild) ctx.state.emit(guild.id, 'MESSAGE_UPDATE', { ...message, guild_id: guild.id } as never);
+  return message;
+}
+
+/** Removes a response or follow-up: from the user's ephemeral messages, or from its channel with MESSAGE_DELETE. */
+function removeResponse(ctx: RequestContext, message: APIMessage): void {
+  ctx.state.ephemeralMessages.delete(message.id);
+  const guild = channelGuildOf(ctx, message);
+  if (!guild) return;
+  const list = guild.messages.get(message.channel_id) ?? [];
+  list.splice(list.indexOf(message), 1);
+  ctx.state.emit(guild.id, 'MESSAGE_DELETE', { id: message.id, channel_id: message.channel_id, guild_id: guild.id });
 }
 
 /**
@@ -78,9 +150,13 @@ function followUp(ctx: RequestContext): { origin: InteractionOrigin; index: numb
  * answers 400 40060 "Interaction has already been acknowledged."), the first within `INTERACTION_RESPONSE_MS` (3 s,
  * on the simulator's clock) of its creation, else 404 10062 "Unknown interaction"; its token works for follow-ups and
  * `@original` for `INTERACTION_TOKEN_MS` (15 minutes), then 401 50027; before the callback a follow-up answers 404
- * 10015 and `@original` 404 10008. Message-bearing callbacks keep the original message per interaction token (flags
- * such as ephemeral kept; a deferred one shows as loading until edited); a modal (type 9) answering a member's
- * interaction stays open for that member until `submitModal`.
+ * 10015 and `@original` 404 10008. A message callback (4, or 5 which shows as loading until edited) and each
+ * follow-up create a message (`showResponse`): an ephemeral one (flags 64) only the interaction's user sees and can
+ * use the components of, any other posted in the channel with MESSAGE_CREATE; edits and deletions of channel ones
+ * send MESSAGE_UPDATE / MESSAGE_DELETE. An update callback to a component interaction edits the message whose
+ * component was used (7) or acknowledges it (6), and that message is then the token's `@original`, as Discord
+ * documents for component interactions. A modal (type 9) answering a member's interaction stays open for that member
+ * until `submitModal`. Interactions a test built around the platform get their response kept per token only.
  */
 export const interactionRoutes: RouteTable = {
   'POST /interactions/{interaction_id}/{interaction_token}/callback': (ctx) => {
@@ -96,15 +172,23 @@ export const interactionRoutes: RouteTable = {
         channelId: origin.channelId,
         message: origin.message,
         data: body.data as unknown as APIModalInteractionResponseCallbackData,
+        trigger: origin.response.metadata,
       });
     let message: APIMessage | undefined;
-    if (MESSAGE_RESPONSES.has(body.type)) {
+    if (UPDATE_RESPONSES.has(body.type) && origin?.message) {
+      message = origin.message;
+      if (body.type === InteractionResponseType.UpdateMessage) editResponse(ctx, message, body.data ?? {});
+      ctx.state.interactionOriginals.set(ctx.params.interaction_token, message);
+    } else if (MESSAGE_RESPONSES.has(body.type) || body.type === InteractionResponseType.UpdateMessage) {
       const deferred = body.type === InteractionResponseType.DeferredChannelMessageWithSource;
       message = webhookMessage(
         ctx,
         deferred ? { content: '', flags: MessageFlags.Loading | Number(body.data?.flags ?? 0) } : (body.data ?? {}),
+        undefined,
+        origin,
       );
       ctx.state.interactionOriginals.set(ctx.params.interaction_token, message);
+      if (origin) showResponse(ctx, origin, message);
     }
     if (ctx.query.with_response !== 'true') return noContent();
     return ok({
@@ -128,8 +212,8 @@ export const interactionRoutes: RouteTable = {
 
   'PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original': (ctx) => {
     const existing = original(ctx);
-    const message = webhookMessage(ctx, ctx.body, existing);
-    if (existing && typeof message.flags === 'number') message.flags &= ~MessageFlags.Loading;
+    if (existing && typeof existing.flags === 'number') existing.flags &= ~MessageFlags.Loading;
+    const message = existing ? editResponse(ctx, existing, ctx.body) : webhookMessage(ctx, ctx.body);
     ctx.state.interactionOriginals.set(ctx.params.webhook_token, message);
     return ok(message);
   },
@@ -137,6 +221,7 @@ export const interactionRoutes: RouteTable = {
   'DELETE /webhooks/{webhook_id}/{webhook_token}/messages/@original': (ctx) => {
     const existing = original(ctx);
     if (!existing && ctx.state.interactionOrigins.has(ctx.params.webhook_token)) throw errors.unknownMessage();
+    if (existing) removeResponse(ctx, existing);
     ctx.state.interactionOriginals.delete(ctx.params.webhook_token);
     return noContent();
   },
@@ -148,11 +233,12 @@ export const interactionRoutes: RouteTable = {
 
   'PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}': (ctx) => {
     const { origin, index } = followUp(ctx);
-    return ok(webhookMessage(ctx, ctx.body, origin.followUps[index]));
+    return ok(editResponse(ctx, origin.followUps[index], ctx.body));
   },
 
   'DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}': (ctx) => {
     const { origin, index } = followUp(ctx);
+    removeResponse(ctx, origin.followUps[index]);
     origin.followUps.splice(index, 1);
     return noContent();
   },
@@ -164,7 +250,11 @@ export const interactionRoutes: RouteTable = {
  */
 export function interactionFollowUp(ctx: RequestContext): Reply {
   const origin = tokenInteraction(ctx, errors.unknownWebhook);
-  const message = webhookMessage(ctx, ctx.body);
-  origin?.followUps.push(message);
+  const originalId = ctx.state.interactionOriginals.get(ctx.params.webhook_token)?.id;
+  const message = webhookMessage(ctx, ctx.body, undefined, origin, originalId);
+  if (origin) {
+    origin.followUps.push(message);
+    showResponse(ctx, origin, message);
+  }
   return ok(message);
 }
