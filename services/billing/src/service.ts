@@ -1,4 +1,4 @@
-import { type FeaturesReply, type FeaturesRequest, RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { answerRpc, rpcSpecs, type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { type BillingContext, billingEnv } from './config';
 import { billingExport } from './export';
 import { expireEntitlements } from './premium/expireEntitlements';
@@ -47,9 +47,7 @@ export const definition: ServiceDefinition<typeof billingEnv, 'billing'> = {
     );
     void notifications.runNow();
     void expiry.runNow();
-    const features = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('billing'), (req) =>
-      premiumFeatures(ctx, req),
-    );
+    const features = answerRpc(ctx.bus, rpcSpecs.features('billing'), (req) => premiumFeatures(ctx, req), ctx.logger);
     return [notifications, expiry, redemptions, { stop: async () => features.unsubscribe() }];
   },
 };

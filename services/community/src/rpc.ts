@@ -1,16 +1,4 @@
-import {
-  type AccessManyReply,
-  type AccessReply,
-  type AccessRequest,
-  type FeaturesReply,
-  type FeaturesRequest,
-  type HierarchyReply,
-  type HierarchyRequest,
-  RPC,
-  type Stoppable,
-  type StructureReply,
-  type StructureRequest,
-} from '@guildhall/shared';
+import { answerRpc, rpcSpecs, type Stoppable } from '@guildhall/shared';
 import { checkHierarchy } from './access/checkHierarchy';
 import { resolveAccess } from './access/resolveAccess';
 import { resolveAccessMany } from './access/resolveAccessMany';
@@ -27,18 +15,21 @@ import { toStructure } from './structure/toStructure';
  * - RPC.hierarchy `{guild, actor, target?, action?, roles?}` -> `{allowed}` or `{allowed: false, code, detail}`
  *   (moderation, tickets, logs, community itself; a problem when the check cannot be made);
  * - RPC.features('community') `{guild}` -> `{features}` (forums, staff, packs).
+ * Each request is checked against its schema (`rpcSpecs`, `answerRpc`): a malformed one is refused with a 400 before
+ * any platform call or read.
  */
 export function startResponders(ctx: CommunityContext): Stoppable[] {
   const subs = [
-    ctx.bus.reply<AccessRequest, AccessReply>(RPC.access, (req) => resolveAccess(ctx, req)),
-    ctx.bus.reply<unknown, AccessManyReply>(RPC.accessMany, (req) => resolveAccessMany(ctx, req)),
-    ctx.bus.reply<StructureRequest, StructureReply>(RPC.structure, async (req) =>
-      toStructure(await loadStructure(ctx, req.guild)),
+    answerRpc(ctx.bus, rpcSpecs.access, (req) => resolveAccess(ctx, req), ctx.logger),
+    answerRpc(ctx.bus, rpcSpecs.accessMany, (req) => resolveAccessMany(ctx, req), ctx.logger),
+    answerRpc(ctx.bus, rpcSpecs.structure, async (req) => toStructure(await loadStructure(ctx, req.guild)), ctx.logger),
+    answerRpc(ctx.bus, rpcSpecs.hierarchy, (req) => checkHierarchy(ctx, req), ctx.logger),
+    answerRpc(
+      ctx.bus,
+      rpcSpecs.features('community'),
+      async (req) => ({ features: await communityFeatures(ctx, req.guild) }),
+      ctx.logger,
     ),
-    ctx.bus.reply<HierarchyRequest, HierarchyReply>(RPC.hierarchy, (req) => checkHierarchy(ctx, req)),
-    ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('community'), async (req) => ({
-      features: await communityFeatures(ctx, req.guild),
-    })),
   ];
   return subs.map((sub) => ({
     async stop() {

@@ -1,19 +1,19 @@
-import { AccessCache, type AccessManyReply, type AccessReply, forbidden, type Identity, RPC } from '@guildhall/shared';
+import { AccessCache, type AccessReply, askRpc, forbidden, type Identity, rpcSpecs } from '@guildhall/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GatewayContext } from './config';
 import { gatewayState } from './state';
 
 /**
- * The RPC.access query (and RPC.accessMany for many guilds at once) over the bus, with the shared peer timeout, following community's invalidations; an answer
- * for a timed-out member is kept only until the timeout ends (`AccessCache`).
+ * The RPC.access query (and RPC.accessMany for many guilds at once) over the bus (`askRpc`: a reply that does not match
+ * its schema is a 502), with the shared peer timeout, following community's invalidations; an answer for a timed-out member is kept only until the timeout ends (`AccessCache`).
  */
 export function accessCache(ctx: GatewayContext): AccessCache {
   const cache = new AccessCache(
-    (req, timeoutMs) => ctx.bus.request<AccessReply>(RPC.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
+    (req, timeoutMs) => askRpc(ctx.bus, rpcSpecs.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
     ctx.config.ACCESS_CACHE_MS,
     performance,
     Date.now,
-    (req, timeoutMs) => ctx.bus.request<AccessManyReply>(RPC.accessMany, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
+    (req, timeoutMs) => askRpc(ctx.bus, rpcSpecs.accessMany, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
   );
   cache.follow(ctx.bus, ctx.logger);
   return cache;

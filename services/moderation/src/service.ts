@@ -1,4 +1,4 @@
-import { RPC, type ServiceDefinition, startPoller } from '@guildhall/shared';
+import { answerRpc, rpcSpecs, type ServiceDefinition, startPoller } from '@guildhall/shared';
 import { resumeAppealFilings } from './appeals/createAppeal';
 import { appealLeases } from './appeals/model';
 import { appealRoutes } from './appeals/routes';
@@ -56,7 +56,7 @@ export const definition: ServiceDefinition<typeof moderationEnv, 'moderation'> =
       () => resumeAppealFilings(ctx.platform, ctx.outbox, ctx.logger).then(() => undefined),
       ctx.logger,
     );
-    const features = ctx.bus.reply(RPC.features('moderation'), moderationFeatures);
+    const features = answerRpc(ctx.bus, rpcSpecs.features('moderation'), moderationFeatures, ctx.logger);
     const people = followPeople(ctx.bus, ctx.logger);
     return [...consumers, expiry, recovery, appealRecovery, people, { stop: async () => features.unsubscribe() }];
   },

@@ -1,4 +1,4 @@
-import { type FeaturesReply, type FeaturesRequest, RPC, type Stoppable } from '@guildhall/shared';
+import { answerRpc, type FeaturesReply, rpcSpecs, type Stoppable } from '@guildhall/shared';
 import type { TicketsContext } from './config';
 import { loadSettings } from './settings/loadSettings';
 import { TicketTypeModel } from './settings/model';
@@ -17,10 +17,8 @@ export async function ticketsFeature(guild: string): Promise<FeaturesReply> {
   return { features: [{ feature: 'tickets', state, note }] };
 }
 
-/** Answers `RPC.features('tickets')` ({guild}) with the `tickets` feature entry. */
+/** Answers `RPC.features('tickets')` ({guild}, checked by `answerRpc`: 400 when malformed) with the `tickets` feature entry. */
 export function startFeaturesResponder(ctx: TicketsContext): Stoppable {
-  const sub = ctx.bus.reply<FeaturesRequest, FeaturesReply>(RPC.features('tickets'), ({ guild }) =>
-    ticketsFeature(guild),
-  );
+  const sub = answerRpc(ctx.bus, rpcSpecs.features('tickets'), ({ guild }) => ticketsFeature(guild), ctx.logger);
   return { stop: async () => sub.unsubscribe() };
 }

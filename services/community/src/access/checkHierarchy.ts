@@ -1,13 +1,5 @@
-import {
-  type HierarchyMember,
-  type HierarchyReply,
-  type HierarchyRequest,
-  judgeHierarchy,
-  parseInput,
-  Snowflake,
-} from '@guildhall/shared';
+import { type HierarchyMember, type HierarchyReply, type HierarchyRequest, judgeHierarchy } from '@guildhall/shared';
 import type { APIGuildMember } from 'discord-api-types/v10';
-import { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
 import { getMember } from './memberCache';
@@ -17,11 +9,10 @@ import { getMember } from './memberCache';
  * platform's role hierarchy (`judgeHierarchy` of shared gives the rules). Roles, positions, permissions, the owner and
  * the bot's roles come from the stored structure (`loadStructure`); the actor and the target from the platform's
  * member answers (`getMember`, cached briefly and dropped on member dispatches). Throws, so the asker refuses, when a
- * check cannot be made: 404 for a guild unknown to the platform, 502 when the platform refuses a read; 400 naming the
- * field when the request is malformed (a `null` target counts as none).
+ * check cannot be made: 404 for a guild unknown to the platform, 502 when the platform refuses a read. The request was
+ * checked against `HierarchyRequest` by `answerRpc` (a `null` target became none).
  */
-export async function checkHierarchy(ctx: CommunityContext, asked: unknown): Promise<HierarchyReply> {
-  const request: HierarchyRequest = parseInput('body', HierarchyRequestSchema, asked);
+export async function checkHierarchy(ctx: CommunityContext, request: HierarchyRequest): Promise<HierarchyReply> {
   const { guild, actor, target } = request;
   const [structure, actorMember, targetMember] = await Promise.all([
     loadStructure(ctx, guild),
@@ -37,15 +28,6 @@ export async function checkHierarchy(ctx: CommunityContext, asked: unknown): Pro
     target: target === undefined ? null : asHierarchyMember(target, targetMember),
   });
 }
-
-/** What RPC.hierarchy accepts (`HierarchyRequest`); a `null` target is read as none. */
-const HierarchyRequestSchema = z.strictObject({
-  guild: Snowflake,
-  actor: Snowflake,
-  target: Snowflake.nullish().transform((t) => t ?? undefined),
-  action: z.enum(['act', 'timeout']).optional(),
-  roles: z.array(Snowflake).max(250).optional(),
-});
 
 function asHierarchyMember(id: string, member: APIGuildMember | null): HierarchyMember | null {
   if (!member) return null;

@@ -1,4 +1,4 @@
-import { type FeatureEntry, type FeaturesReply, RPC, type SetupTemplate } from '@guildhall/shared';
+import { askRpc, type FeatureEntry, rpcSpecs, type SetupTemplate } from '@guildhall/shared';
 import type { z } from 'zod';
 import type { CommunityContext } from '../config';
 import { loadStructure } from '../structure/loadStructure';
@@ -25,8 +25,7 @@ async function peerFeatures(ctx: CommunityContext, guild: string, service: (type
   const id = `${guild}:${service}`;
   let features: Feature[];
   try {
-    features = (await ctx.bus.request<FeaturesReply>(RPC.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS))
-      .features;
+    ({ features } = await askRpc(ctx.bus, rpcSpecs.features(service), { guild }, ctx.config.PEER_TIMEOUT_MS));
   } catch (err) {
     ctx.logger.warn({ err, service, guild }, 'a peer did not answer its setup features');
     const last = await FeatureSnapshotModel.findById(id).lean();

@@ -1,4 +1,4 @@
-import { AccessCache, type AccessReply, type EventBus, RPC } from '@guildhall/shared';
+import { AccessCache, askRpc, type EventBus, rpcSpecs } from '@guildhall/shared';
 import type { LogsContext } from '../config';
 
 const caches = new WeakMap<EventBus, AccessCache>();
@@ -13,7 +13,7 @@ export function accessAnswers(ctx: Pick<LogsContext, 'bus' | 'config' | 'logger'
   let cache = caches.get(ctx.bus);
   if (!cache) {
     cache = new AccessCache(
-      (req, timeoutMs) => ctx.bus.request<AccessReply>(RPC.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
+      (req, timeoutMs) => askRpc(ctx.bus, rpcSpecs.access, req, timeoutMs ?? ctx.config.PEER_TIMEOUT_MS),
       ctx.config.ACCESS_CACHE_MS,
     );
     cache.follow(ctx.bus, ctx.logger);

@@ -1,4 +1,4 @@
-import { type EventBus, RPC, type StructureReply, type StructureRequest } from '@guildhall/shared';
+import { askRpc, type EventBus, rpcSpecs } from '@guildhall/shared';
 import type { ChannelDirectory, ChannelFacts } from './channelFacts';
 import { bitsOf, canView, type Viewer } from './permissions';
 
@@ -29,11 +29,7 @@ export async function mayPostTo(
     const parent = await deps.directory.get(guild, from.parent);
     if (parent) lookup.set(parent.id, parent);
   }
-  const structure = await deps.bus.request<StructureReply>(
-    RPC.structure,
-    { guild } satisfies StructureRequest,
-    deps.timeoutMs,
-  );
+  const structure = await askRpc(deps.bus, rpcSpecs.structure, { guild }, deps.timeoutMs);
   const everyone = bitsOf(structure.roles.find((r) => r.id === guild)?.permissions ?? []);
   const viewers: Viewer[] = structure.roles.map((r) => ({
     user: '0',

@@ -1,9 +1,6 @@
-import { type AccessCache, badRequest, Snowflake, type VisibleChannelsRequest } from '@guildhall/shared';
+import type { AccessCache, VisibleChannelsRequest } from '@guildhall/shared';
 import type { ChannelDirectory, ChannelFacts } from './channelFacts';
 import { canView, viewerOf } from './permissions';
-
-/** Channels one `RPC.visibleChannels` request may ask about. */
-const MAX_CHANNELS = 100;
 
 /**
  * `RPC.visibleChannels` {guild, viewer, channels} -> the asked channels whose messages `viewer` may see, in the
@@ -11,23 +8,14 @@ const MAX_CHANNELS = 100;
  * (`deps.access`, cached per reader) and the channel facts (`ChannelDirectory`: snapshots, else fetched from the
  * platform). Fails closed: a viewer who is not a member, a channel the platform does not know (or a thread whose
  * parent is unknown), and every channel when community or the platform does not answer in time are left out.
- * 400 when an id is not a snowflake or more than 100 channels are asked.
+ * The request was checked against `VisibleChannelsRequest` (snowflakes, at most 100 channels) by `answerRpc`.
  */
 export async function visibleChannels(
   deps: { access: AccessCache; directory: ChannelDirectory; timeoutMs: number },
   req: VisibleChannelsRequest,
 ): Promise<string[]> {
-  const channels = Array.isArray(req?.channels) ? req.channels : null;
-  if (
-    !Snowflake.safeParse(req?.guild).success ||
-    !Snowflake.safeParse(req?.viewer).success ||
-    !channels ||
-    channels.length > MAX_CHANNELS ||
-    !channels.every((c) => Snowflake.safeParse(c).success)
-  )
-    throw badRequest(`guild and viewer must be snowflakes, channels at most ${MAX_CHANNELS} snowflakes`);
   try {
-    return await viewable(deps, req.guild, req.viewer, [...new Set(channels)]);
+    return await viewable(deps, req.guild, req.viewer, [...new Set(req.channels)]);
   } catch {
     return [];
   }

@@ -1,16 +1,13 @@
 import {
   ANTINUKE_KINDS,
-  badRequest,
+  answerRpc,
   type EncodedJson,
   type FeaturesReply,
   type FeaturesRequest,
   type MemberHistoryReply,
   type MemberHistoryRequest,
-  RPC,
-  Snowflake,
+  rpcSpecs,
   type Stoppable,
-  type VisibleChannelsReply,
-  type VisibleChannelsRequest,
 } from '@guildhall/shared';
 import { loadAntinukeSettings } from '../antinuke/settings';
 import type { LogsContext } from '../config';
@@ -33,19 +30,13 @@ import { fitAnswer } from './fitAnswer';
  * message events and channel events (names) of channels the viewer cannot view are left out (`hiddenOrAll`: all
  * of them when community does not answer in time). Files the archive stored link to Guildhall's copies, in the messages and in the
  * message events. The answer is encoded here, once, and cut to `ANSWER_BYTES` of JSON (newest kept, see `fitAnswer`)
- * so the bus can carry it.
- * 400 on bad ids.
+ * so the bus can carry it. The request was checked against `MemberHistoryRequest` by `answerRpc`.
  */
 export async function memberHistory(
   deps: Parameters<typeof hiddenChannels>[0],
   req: MemberHistoryRequest,
 ): Promise<EncodedJson<MemberHistoryReply>> {
-  if (!Snowflake.safeParse(req?.guild).success || !Snowflake.safeParse(req?.user).success) {
-    throw badRequest('guild and user must be snowflakes');
-  }
-  if (req.viewer !== undefined && !Snowflake.safeParse(req.viewer).success)
-    throw badRequest('viewer must be a user id');
-  const limit = Math.min(Math.max(Math.trunc(Number(req.limit ?? 50)) || 50, 1), 100);
+  const limit = req.limit ?? 50;
   // The asker (moderation) waits `PEER_TIMEOUT_MS` for this answer, so community gets half of it.
   const hidden = req.viewer
     ? await hiddenOrAll({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, req.guild, req.viewer)
@@ -63,7 +54,6 @@ export async function memberHistory(
  * feature `antinuke`: on when enabled with every kind watched, partial when enabled with some, off otherwise.
  */
 export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply> {
-  if (!Snowflake.safeParse(req?.guild).success) throw badRequest('guild must be a snowflake');
   const [s, antinuke] = await Promise.all([loadSettings(req.guild), loadAntinukeSettings(req.guild)]);
   const set = [s.messagesChannel, s.membersChannel, s.moderationChannel, s.serverChannel].filter(Boolean).length;
   const state = set === 4 ? 'on' : set === 0 ? 'off' : 'partial';
@@ -85,19 +75,22 @@ export async function logsFeatures(req: FeaturesRequest): Promise<FeaturesReply>
 
 /**
  * Registers the logs service's request-reply responders: `RPC.memberHistory`, `RPC.visibleChannels` (community is
- * given half of the asker's `PEER_TIMEOUT_MS`, as for the member history) and `RPC.features('logs')`.
+ * given half of the asker's `PEER_TIMEOUT_MS`, as for the member history) and `RPC.features('logs')`, each request
+ * checked against its schema (`answerRpc`: a malformed one is a 400, never acted on).
  */
 export function answerPeers(ctx: LogsContext, directory: ChannelDirectory): Stoppable[] {
   const deps = { access: accessAnswers(ctx), directory, timeoutMs: ctx.config.PEER_TIMEOUT_MS };
   const subs = [
-    ctx.bus.reply(RPC.memberHistory, (req: MemberHistoryRequest) => memberHistory(deps, req)),
-    ctx.bus.reply(
-      RPC.visibleChannels,
-      async (req: VisibleChannelsRequest): Promise<VisibleChannelsReply> => ({
+    answerRpc(ctx.bus, rpcSpecs.memberHistory, (req) => memberHistory(deps, req), ctx.logger),
+    answerRpc(
+      ctx.bus,
+      rpcSpecs.visibleChannels,
+      async (req) => ({
         visible: await visibleChannels({ ...deps, timeoutMs: Math.max(1, Math.floor(deps.timeoutMs / 2)) }, req),
       }),
+      ctx.logger,
     ),
-    ctx.bus.reply(RPC.features('logs'), logsFeatures),
+    answerRpc(ctx.bus, rpcSpecs.features('logs'), logsFeatures, ctx.logger),
   ];
   return subs.map((sub) => ({ stop: async () => sub.unsubscribe() }));
 }

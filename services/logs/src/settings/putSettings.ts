@@ -1,13 +1,12 @@
 import {
+  askRpc,
   badRequest,
   broadcastInvalidation,
   type EventBus,
   type FieldError,
   type LogSettingsUpdatedEvent,
   type Outbox,
-  RPC,
-  type StructureReply,
-  type StructureRequest,
+  rpcSpecs,
   settingsChanges,
 } from '@guildhall/shared';
 import { type ChannelDirectory, THREAD_TYPES } from '../privacy/channelFacts';
@@ -46,11 +45,7 @@ export async function putSettings(
   input: SettingsInput,
   by: { id: string; name: string },
 ): Promise<SettingsRow> {
-  const structure = await deps.bus.request<StructureReply>(
-    RPC.structure,
-    { guild } satisfies StructureRequest,
-    deps.timeoutMs,
-  );
+  const structure = await askRpc(deps.bus, rpcSpecs.structure, { guild }, deps.timeoutMs);
   const kinds = new Map(structure.channels.map((c) => [c.id, c.kind]));
   const errors: FieldError[] = [];
   for (const [i, id] of input.ignoredChannels.entries()) {

@@ -1,4 +1,4 @@
-import { type AccessReply, type Cap, RPC } from '@guildhall/shared';
+import { type AccessReply, askRpc, type Cap, rpcSpecs } from '@guildhall/shared';
 import type { ModerationContext } from '../config';
 
 /** Whether the caller may run a command: allowed, or refused with the text to answer them. */
@@ -17,7 +17,7 @@ export async function checkCallerCap(
 ): Promise<CallerCheck> {
   let access: AccessReply;
   try {
-    access = await ctx.bus.request<AccessReply>(RPC.access, { guild, user }, ctx.config.PEER_TIMEOUT_MS);
+    access = await askRpc(ctx.bus, rpcSpecs.access, { guild, user }, ctx.config.PEER_TIMEOUT_MS);
   } catch (err) {
     ctx.logger.warn({ guild, user, err: (err as Error)?.message }, 'the caller of a command could not be checked');
     return { allowed: false, refusal: 'Your access could not be checked right now: try again shortly.' };

@@ -1,11 +1,12 @@
 import {
+  askRpcEncoded,
   EncodedJson,
   type MemberHistoryReply,
   type MemberHistoryRequest,
   type MemberRecord,
   notFound,
   type PlatformApi,
-  RPC,
+  rpcSpecs,
   type ServiceContext,
 } from '@guildhall/shared';
 import type { z } from 'zod';
@@ -25,7 +26,8 @@ export const RECORD_ITEMS = 50;
  * A member's record in `guild`, as JSON: the user (platform member, else platform user with `inServer: false`; 404
  * when the platform does not know them and no case names them; cached 30 s, see `findPersonCached`), their cases
  * newest first (at most 100), journal events and deleted messages about them that `viewer` may see (channels they can
- * view) from the logs service (`RPC.memberHistory`; a slow or absent logs service is a 503, never a partial answer),
+ * view) from the logs service (`RPC.memberHistory`; a slow or absent logs service is a 503, never a partial answer; an answer not matching
+ * `MemberHistoryReply` a 502),
  * reports about their messages that `viewer` may read (at most 50, newest first; only those from channels logs says
  * the viewer can view, `visibleReports`) and the suggestion. The platform lookup, the logs request, the cases query
  * (on its index, hinted; cases without their history) and the reports run concurrently. The history's lists are
@@ -40,7 +42,7 @@ export async function getMemberRecord(
   const request: MemberHistoryRequest = { guild, user, limit: RECORD_ITEMS, viewer };
   const [person, history, cases, reports] = await Promise.all([
     findPersonCached(ctx.platform, guild, user),
-    ctx.bus.requestEncoded<MemberHistoryReply>(RPC.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),
+    askRpcEncoded(ctx.bus, rpcSpecs.memberHistory, request, ctx.config.PEER_TIMEOUT_MS),
     CaseModel.find({ guild, target: user }, CASE_SUMMARY_PROJECTION)
       .sort({ number: -1 })
       .hint(CASES_BY_TARGET)

@@ -1,10 +1,4 @@
-import {
-  type EventBus,
-  RPC,
-  type ServiceContext,
-  type VisibleChannelsReply,
-  type VisibleChannelsRequest,
-} from '@guildhall/shared';
+import { askRpc, type EventBus, rpcSpecs, type ServiceContext } from '@guildhall/shared';
 import { REPORTS_BY_AUTHOR, ReportModel, type ReportRow } from '../reports/model';
 
 /**
@@ -28,10 +22,11 @@ export async function visibleReports(
     .limit(limit)
     .lean<ReportRow[]>();
   if (!reports.length) return reports;
-  const request: VisibleChannelsRequest = { guild, viewer, channels: [...new Set(reports.map((r) => r.channel))] };
-  const { visible } = await ctx.bus.request<VisibleChannelsReply>(
-    RPC.visibleChannels,
-    request,
+  const channels = [...new Set(reports.map((r) => r.channel))];
+  const { visible } = await askRpc(
+    ctx.bus,
+    rpcSpecs.visibleChannels,
+    { guild, viewer, channels },
     ctx.config.PEER_TIMEOUT_MS,
   );
   const readable = new Set(visible);

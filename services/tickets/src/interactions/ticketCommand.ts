@@ -1,4 +1,4 @@
-import { type AccessReply, editReply, HttpProblem, RPC, replyEphemeral } from '@guildhall/shared';
+import { type AccessReply, askRpc, editReply, HttpProblem, replyEphemeral, rpcSpecs } from '@guildhall/shared';
 import {
   type APIApplicationCommandInteractionDataSubcommandOption,
   type APIChatInputApplicationCommandGuildInteraction,
@@ -55,11 +55,7 @@ export async function onTicketCommand(
   const user = interaction.member.user;
   let access: AccessReply;
   try {
-    access = await ctx.bus.request<AccessReply>(
-      RPC.access,
-      { guild: ticket.guild, user: user.id },
-      ctx.config.PEER_TIMEOUT_MS,
-    );
+    access = await askRpc(ctx.bus, rpcSpecs.access, { guild: ticket.guild, user: user.id }, ctx.config.PEER_TIMEOUT_MS);
   } catch {
     return editReply(ctx.platform, interaction, 'Your access could not be checked right now; try again shortly.');
   }

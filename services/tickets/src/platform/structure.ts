@@ -1,12 +1,12 @@
-import { badRequest, RPC, type StructureReply } from '@guildhall/shared';
+import { askRpc, badRequest, rpcSpecs, type StructureReply } from '@guildhall/shared';
 import type { TicketsContext } from '../config';
 
 /**
  * The guild's roles and channels, asked from the community service (`RPC.structure`). Throws a 503 problem
- * when community does not answer within PEER_TIMEOUT_MS.
+ * when community does not answer within PEER_TIMEOUT_MS, 502 when its answer does not match `StructureReply`.
  */
 export function fetchStructure(ctx: TicketsContext, guild: string): Promise<StructureReply> {
-  return ctx.bus.request<StructureReply>(RPC.structure, { guild }, ctx.config.PEER_TIMEOUT_MS);
+  return askRpc(ctx.bus, rpcSpecs.structure, { guild }, ctx.config.PEER_TIMEOUT_MS);
 }
 
 /**

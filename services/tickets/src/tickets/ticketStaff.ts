@@ -1,4 +1,4 @@
-import { type AccessReply, dependencyUnavailable, forbidden, RPC } from '@guildhall/shared';
+import { type AccessReply, askRpc, dependencyUnavailable, forbidden, rpcSpecs } from '@guildhall/shared';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type { TicketsContext } from '../config';
 import { TicketTypeModel, type TypeRow } from '../settings/model';
@@ -40,7 +40,7 @@ function permissionBits(names: string[]): bigint {
 export async function assertTicketStaff(ctx: TicketsContext, ticket: TicketRow, user: string): Promise<void> {
   let access: AccessReply;
   try {
-    access = await ctx.bus.request<AccessReply>(RPC.access, { guild: ticket.guild, user }, ctx.config.PEER_TIMEOUT_MS);
+    access = await askRpc(ctx.bus, rpcSpecs.access, { guild: ticket.guild, user }, ctx.config.PEER_TIMEOUT_MS);
   } catch (err) {
     throw dependencyUnavailable('Whether you are staff of this ticket could not be checked', err);
   }
