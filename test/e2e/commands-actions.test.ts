@@ -5,7 +5,6 @@
  * without the cap or below the target gets an ephemeral refusal and nothing changes; a cancelled ban changes nothing;
  * a slow platform still gets the deferred answer, then the result.
  */
-import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
@@ -59,28 +58,13 @@ async function answerOf(id: string): Promise<{ content: string; components?: Arr
 }
 
 /**
- * `user` presses button `customId` of the ephemeral answer of interaction `of`: INTERACTION_CREATE type 3 as the
- * platform sends it for a component on an ephemeral interaction response.
+ * `user` presses button `customId` of interaction `of`'s answer (an ephemeral message only the command's runner sees)
+ * through the platform; resolves the press's interaction id.
  */
-function press(user: string, of: string, customId: string): string {
-  const id = newSnowflake();
-  sys.fake.dispatch(
-    g,
-    'INTERACTION_CREATE' as never,
-    {
-      id,
-      application_id: FIXTURE_IDS.bot,
-      type: 3,
-      token: `token-${randomUUID()}`,
-      version: 1,
-      guild_id: g,
-      channel_id: channels.general,
-      member: { nick: null, user: { id: user, username: 'mod', global_name: null, avatar: null, discriminator: '0' } },
-      message: { id: of, channel_id: channels.general, flags: 64 },
-      data: { custom_id: customId, component_type: 2 },
-    } as never,
-  );
-  return id;
+function press(user: string, of: string, customId: string): Promise<string> {
+  const answer = sys.fake.interactionResponse(of);
+  if (!answer) throw new Error(`interaction ${of} has no answer to press`);
+  return sys.fake.actAsUser(user).useComponent(channels.general, answer.id, customId);
 }
 
 beforeAll(async () => {
@@ -135,16 +119,18 @@ it('when a moderator runs /ban and cancels, nothing changes; when they confirm, 
   const cancelled = await run(USERS.moderator, 'ban', { user: member, reason: 'raid', delete_messages: 3600 });
   const question = await answerOf(cancelled);
   expect(question.content).toMatch(/^Ban .+\? Reason: raid/);
-  const cancel = press(USERS.moderator, cancelled, `mod:cancel:${cancelled}`);
+  const cancel = await press(USERS.moderator, cancelled, `mod:cancel:${cancelled}`);
   await waitFor(() => callbacksOf(cancel).length === 1);
   expect(callbacksOf(cancel)[0]!.body).toMatchObject({ type: 7, data: { components: [] } });
   expect((callbacksOf(cancel)[0]!.body as { data: { content: string } }).data.content).toMatch(/nothing was done/);
+  expect(sys.fake.interactionResponse(cancelled)).toMatchObject({ content: expect.stringMatching(/nothing was done/) });
+  expect(sys.fake.interactionResponse(cancelled)!.components).toEqual([]);
   expect(sys.fake.guild(g)!.bans.has(member)).toBe(false);
   expect(sys.fake.guild(g)!.members.has(member)).toBe(true);
 
   const asked = await run(USERS.moderator, 'ban', { user: member, reason: 'raid' });
   await answerOf(asked);
-  const confirm = press(USERS.moderator, asked, `mod:confirm:${asked}`);
+  const confirm = await press(USERS.moderator, asked, `mod:confirm:${asked}`);
   await waitFor(() => sys.fake.callsTo('PATCH', ORIGINAL).some((c) => c.path.includes(tokenOf(confirm))));
   const done = (editsOf(confirm)[0]!.body as { content: string }).content;
   expect(done).toMatch(/^Case #\d+: .+ banned - raid$/);

@@ -4,7 +4,6 @@
  * modal whose reason ends up in the report; `/case show|reason|revoke` do what the API routes do, with the caller's
  * caps; the case number autocompletes; `/history` pages with buttons; "Member record" summarises the record.
  */
-import { randomUUID } from 'node:crypto';
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
@@ -56,26 +55,14 @@ async function answerOf(id: string): Promise<{ content: string; components?: Jso
 function run(user: string, name: string, options: Record<string, string | number>, subcommand?: string) {
   return sys.fake.actAsUser(user).runCommand(g, channels.general, name, { options, subcommand });
 }
-/** `user` presses button `customId` of the ephemeral answer `of` (type 3, as for a component on an ephemeral message). */
-function press(user: string, of: string, customId: string): string {
-  const id = newSnowflake();
-  sys.fake.dispatch(
-    g,
-    'INTERACTION_CREATE' as never,
-    {
-      id,
-      application_id: FIXTURE_IDS.bot,
-      type: 3,
-      token: `token-${randomUUID()}`,
-      version: 1,
-      guild_id: g,
-      channel_id: channels.general,
-      member: { nick: null, user: { id: user, username: 'mod', global_name: null, avatar: null, discriminator: '0' } },
-      message: { id: of, channel_id: channels.general, flags: 64 },
-      data: { custom_id: customId, component_type: 2 },
-    } as never,
-  );
-  return id;
+/**
+ * `user` presses button `customId` of interaction `of`'s answer (an ephemeral message only the command's runner sees)
+ * through the platform; resolves the press's interaction id.
+ */
+function press(user: string, of: string, customId: string): Promise<string> {
+  const answer = sys.fake.interactionResponse(of);
+  if (!answer) throw new Error(`interaction ${of} has no answer to press`);
+  return sys.fake.actAsUser(user).useComponent(channels.general, answer.id, customId);
 }
 const openCase = async (body: Record<string, unknown>) =>
   expectStatus(await owner.post(`${base()}/cases`, body), 201).body;
@@ -197,11 +184,12 @@ it('when a moderator runs /history, then the cases come 5 per page with buttons 
   const first = await answerOf(id);
   expect(first.content).toMatch(/6 cases · page 1 of 2/);
   expect(first.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(5);
-  const next = press(reader, id, `mod:lookup:history:${target}:1`);
+  const next = await press(reader, id, `mod:lookup:history:${target}:1`);
   const page = await callbackOf(next);
   expect(page.type).toBe(7);
   expect(page.data.content).toMatch(/page 2 of 2/);
   expect(page.data.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(1);
+  expect(sys.fake.interactionResponse(id)!.content).toMatch(/page 2 of 2/);
 
   const record = await answerOf(
     await sys.fake.actAsUser(reader).runCommand(g, channels.general, 'Member record', { targetId: target }),

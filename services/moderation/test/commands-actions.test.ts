@@ -13,6 +13,7 @@ import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import { ConfirmationModel } from '../src/commands/confirmationModel';
 import { definition } from '../src/service';
 import type { Harness } from './harness';
+import { type PlatformMember, throughPlatform } from './throughPlatform';
 
 const APP = '1000000000000000009';
 /** A call the simulator recorded. */
@@ -27,6 +28,8 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
   /** The caps community answers per user; `accessDown` makes RPC.access fail. */
   const caps = new Map<string, Cap[]>();
   let accessDown = false;
+  /** Commands and button presses through the platform (the confirmations' buttons are on the runner's answer). */
+  let platform: PlatformMember;
 
   beforeAll(async () => {
     h = await startServiceHarness(definition, {
@@ -43,8 +46,12 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     h.peer.reply<HierarchyRequest, HierarchyReply>(RPC.hierarchy, async (req) => hierarchyFromFake(h.fake, req));
     caps.set(h.seed.ids.moderator, ['cases.read', 'cases.write', 'cases.revoke']);
     base = `/api/v1/servers/${h.seed.id}`;
+    platform = await throughPlatform(h);
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    platform.stop();
+    await h.close();
+  });
 
   const callsOf = (route: string, token: string, method = 'POST'): RecordedCall[] =>
     h.fake.callsTo(method, route).filter((c) => c.path.includes(token));
@@ -104,11 +111,19 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     await h.dispatch('INTERACTION_CREATE', i);
     return i;
   };
-  const press = async (user: string, customId: string) => {
+  /** A press the platform would not send (`user` cannot see the answer): the service must refuse it too. */
+  const forgedPress = async (user: string, customId: string) => {
     const i = { ...envelope(user), type: 3, data: { custom_id: customId, component_type: 2 } };
     await h.dispatch('INTERACTION_CREATE', i);
     return i;
   };
+  const refusalOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected the platform to refuse');
+      },
+      (err: { code: number }) => err.code,
+    );
   const isBanned = (user: string) => h.fake.guild(h.seed.id)!.bans.has(user);
   const buttonsOf = async (token: string) => {
     await waitFor(() => callsOf(ORIGINAL, token, 'PATCH').length >= 1);
@@ -176,20 +191,23 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
   it('/kick asks first: Cancel changes nothing, only the runner may confirm, Confirm kicks once', async () => {
     const kickTarget = newSnowflake();
     h.fake.memberJoins(h.seed.id, { user: { id: kickTarget, username: 'kim' } });
-    const cancelled = await run(h.seed.ids.moderator, 'kick', { member: kickTarget, reason: 'rude' });
+    const cancelled = await platform.run(h.seed.ids.moderator, 'kick', { member: kickTarget, reason: 'rude' });
     const asked = await buttonsOf(cancelled.token);
     expect(asked.buttons.map((b) => [b.label, b.custom_id])).toEqual([
       ['Confirm', `mod:confirm:${cancelled.id}`],
       ['Cancel', `mod:cancel:${cancelled.id}`],
     ]);
+    expect(h.fake.interactionResponse(cancelled.id)).toMatchObject({ flags: 64, content: asked.content });
     expect(await ConfirmationModel.countDocuments({ _id: cancelled.id, state: 'pending' })).toBe(1);
-    const cancel = await press(h.seed.ids.moderator, `mod:cancel:${cancelled.id}`);
+    const cancel = await platform.press(h.seed.ids.moderator, cancelled, `mod:cancel:${cancelled.id}`);
     await waitFor(() => callsOf(CALLBACK, cancel.id).length === 1);
     expect(callsOf(CALLBACK, cancel.id)[0].body).toMatchObject({
       type: 7,
       data: { content: expect.stringMatching(/nothing was done/), components: [] },
     });
-    const late = await press(h.seed.ids.moderator, `mod:confirm:${cancelled.id}`);
+    expect(h.fake.interactionResponse(cancelled.id)).toMatchObject({ components: [] });
+    expect(await refusalOf(platform.press(h.seed.ids.moderator, cancelled, `mod:confirm:${cancelled.id}`))).toBe(50035);
+    const late = await forgedPress(h.seed.ids.moderator, `mod:confirm:${cancelled.id}`);
     await waitFor(() => callsOf(CALLBACK, late.id).length === 1);
     expect(callsOf(CALLBACK, late.id)[0].body).toMatchObject({
       type: 4,
@@ -197,17 +215,20 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     });
     expect(memberOf(kickTarget)).toBeDefined();
 
-    const kick = await run(h.seed.ids.moderator, 'kick', { member: kickTarget, reason: 'rude' });
+    const kick = await platform.run(h.seed.ids.moderator, 'kick', { member: kickTarget, reason: 'rude' });
     await buttonsOf(kick.token);
-    const stranger = await press(h.seed.ids.support, `mod:confirm:${kick.id}`);
+    expect(await refusalOf(platform.press(h.seed.ids.support, kick, `mod:confirm:${kick.id}`))).toBe(10008);
+    const stranger = await forgedPress(h.seed.ids.support, `mod:confirm:${kick.id}`);
     await waitFor(() => callsOf(CALLBACK, stranger.id).length === 1);
     expect(callsOf(CALLBACK, stranger.id)[0].body).toMatchObject({
       type: 4,
       data: { content: expect.stringMatching(/Only mo/) },
     });
     expect(memberOf(kickTarget)).toBeDefined();
-    const first = await press(h.seed.ids.moderator, `mod:confirm:${kick.id}`);
-    const second = await press(h.seed.ids.moderator, `mod:confirm:${kick.id}`);
+    const [first, second] = await Promise.all([
+      platform.press(h.seed.ids.moderator, kick, `mod:confirm:${kick.id}`),
+      platform.press(h.seed.ids.moderator, kick, `mod:confirm:${kick.id}`),
+    ]);
     const done = await answerOf(first.token);
     expect(done).toMatch(/^Case #\d+: kim kicked - rude$/);
     expect(await answerOf(second.token)).toBe(done);
@@ -220,13 +241,13 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     expect(indexes).toContainEqual(expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 }));
     const target = newSnowflake();
     h.fake.memberJoins(h.seed.id, { user: { id: target, username: 'lee' } });
-    const ban = await run(h.seed.ids.moderator, 'ban', { user: target, reason: 'spam' });
+    const ban = await platform.run(h.seed.ids.moderator, 'ban', { user: target, reason: 'spam' });
     const asked = await buttonsOf(ban.token);
     expect(asked.content).toMatch(/^Ban lee \(\d+\)\? Reason: spam/);
     const stored = await ConfirmationModel.findById(ban.id).lean<{ expiresAt: Date }>();
     expect(stored!.expiresAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
     await ConfirmationModel.updateOne({ _id: ban.id }, { $set: { expiresAt: new Date(Date.now() - 1_000) } });
-    const late = await press(h.seed.ids.moderator, `mod:confirm:${ban.id}`);
+    const late = await platform.press(h.seed.ids.moderator, ban, `mod:confirm:${ban.id}`);
     await waitFor(() => callsOf(CALLBACK, late.id).length === 1);
     expect(callsOf(CALLBACK, late.id)[0].body).toMatchObject({
       type: 7,
@@ -238,7 +259,7 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
   it('/ban asks, bans for a while with deleted messages on Confirm; /unban revokes the live ban case', async () => {
     const user = newSnowflake();
     h.fake.memberJoins(h.seed.id, { user: { id: user, username: 'bo' } });
-    const ban = await run(h.seed.ids.moderator, 'ban', {
+    const ban = await platform.run(h.seed.ids.moderator, 'ban', {
       user,
       reason: 'raid',
       delete_messages: 3600,
@@ -246,7 +267,7 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     });
     await buttonsOf(ban.token);
     expect(isBanned(user)).toBe(false);
-    const confirm = await press(h.seed.ids.moderator, `mod:confirm:${ban.id}`);
+    const confirm = await platform.press(h.seed.ids.moderator, ban, `mod:confirm:${ban.id}`);
     const text = await answerOf(confirm.token);
     expect(text).toMatch(/^Case #\d+: bo banned for 1 day - raid$/);
     expect(isBanned(user)).toBe(true);

@@ -14,6 +14,7 @@ import { accessFromFake, hierarchyFromFake, startServiceHarness, structureFromFa
 import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import { definition } from '../src/service';
 import type { Harness } from './harness';
+import { type PlatformMember, throughPlatform } from './throughPlatform';
 
 const APP = '1000000000000000009';
 const DASHBOARD = 'http://dash.test';
@@ -32,6 +33,9 @@ describe('lookup commands (/case, /history, Member record)', () => {
   /** The caps community answers per user; `accessDown` makes RPC.access fail. */
   const caps = new Map<string, Cap[]>();
   let accessDown = false;
+
+  /** Commands and button presses through the platform (the /history buttons are on the runner's answer). */
+  let platform: PlatformMember;
 
   beforeAll(async () => {
     h = await startServiceHarness(definition, {
@@ -53,8 +57,12 @@ describe('lookup commands (/case, /history, Member record)', () => {
     caps.set(h.seed.ids.moderator, ['cases.read', 'cases.write', 'cases.revoke']);
     caps.set(h.seed.ids.support, ['cases.read']);
     base = `/api/v1/servers/${h.seed.id}`;
+    platform = await throughPlatform(h);
   });
-  afterAll(() => h.close());
+  afterAll(async () => {
+    platform.stop();
+    await h.close();
+  });
 
   const callsOf = (route: string, token: string, method = 'POST') =>
     h.fake.callsTo(method, route).filter((c) => c.path.includes(token));
@@ -125,11 +133,6 @@ describe('lookup commands (/case, /history, Member record)', () => {
         resolved: { users: pat() },
       },
     };
-    await h.dispatch('INTERACTION_CREATE', i);
-    return i;
-  };
-  const press = async (user: string, customId: string) => {
-    const i = { ...envelope(user), type: 3, data: { custom_id: customId, component_type: 2 } };
     await h.dispatch('INTERACTION_CREATE', i);
     return i;
   };
@@ -240,7 +243,7 @@ describe('lookup commands (/case, /history, Member record)', () => {
     h.fake.memberJoins(h.seed.id, { user: { id: target, username: 'tess' } });
     const numbers: number[] = [];
     for (let k = 1; k <= 7; k++) numbers.push(await openCase({ target, action: 'warn', reason: `warn ${k}` }));
-    const i = await history(h.seed.ids.moderator, target);
+    const i = await platform.run(h.seed.ids.moderator, 'history', { user: target });
     const first = await answerOf(i.token);
     expect(first.content).toContain('7 cases · page 1 of 2');
     expect(first.content.match(/^\*\*#\d+\*\*/gm)).toEqual(
@@ -255,18 +258,25 @@ describe('lookup commands (/case, /history, Member record)', () => {
       ['Next', `mod:lookup:history:${target}:1`, false],
     ]);
 
-    const next = await press(h.seed.ids.moderator, `mod:lookup:history:${target}:1`);
+    const next = await platform.press(h.seed.ids.moderator, i, `mod:lookup:history:${target}:1`);
     const page2 = await callbackOf(next.id);
     expect(page2.type).toBe(7);
     expect(page2.data.content).toContain('page 2 of 2');
     expect(page2.data.content.match(/^\*\*#\d+\*\*/gm)).toEqual([`**#${numbers[1]}**`, `**#${numbers[0]}**`]);
     expect(page2.data.components[0].components.map((b: Json) => b.disabled)).toEqual([false, true]);
 
-    const lost = await press(h.seed.ids.member, `mod:lookup:history:${target}:0`);
-    expect(await callbackOf(lost.id)).toMatchObject({
-      type: 7,
-      data: { content: 'You need the cap `cases.read` in this server to do that.', components: [] },
-    });
+    expect(h.fake.interactionResponse(i.id)).toMatchObject({ flags: 64, content: page2.data.content });
+
+    caps.set(h.seed.ids.moderator, ['cases.write']);
+    try {
+      const lost = await platform.press(h.seed.ids.moderator, i, `mod:lookup:history:${target}:0`);
+      expect(await callbackOf(lost.id)).toMatchObject({
+        type: 7,
+        data: { content: 'You need the cap `cases.read` in this server to do that.', components: [] },
+      });
+    } finally {
+      caps.set(h.seed.ids.moderator, ['cases.read', 'cases.write', 'cases.revoke']);
+    }
     const none = await history(h.seed.ids.support, newSnowflake());
     expect((await answerOf(none.token)).content).toMatch(/has no cases/);
   });
