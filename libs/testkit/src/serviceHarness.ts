@@ -28,6 +28,7 @@ import {
 import type { z } from 'zod';
 import { deleteNamespace, identityHeaders, stopTestMongo, testNatsUrl, testServiceEnv, userIdentity } from './env';
 import { accessFromFake, hierarchyFromFake, structureFromFake } from './fakeStructure';
+import { assertAllModelled } from './system';
 
 /** A seeded sample guild: the seed plus the ids of everything in it (see `sampleGuild`). */
 export type SampleGuild = SeedGuild & { ids: SampleGuildIds };
@@ -106,7 +107,11 @@ export interface ServiceHarness<C extends BaseConfig = BaseConfig, S extends Ser
   dispatch(t: string, d: unknown, s?: number): Promise<void>;
   /** Stops the service (a no-op when already stopped) and starts it again on the same environment. */
   restart(): Promise<void>;
-  /** Stops the service, the peer bus and the fake, deletes the test namespace and stops the embedded MongoDB. */
+  /**
+   * Stops the service, the peer bus and the fake, deletes the test namespace and stops the embedded MongoDB, then fails
+   * (rejects, naming the routes) when the fake platform answered any call 501 during the suite (`assertAllModelled`):
+   * a service that depends on a route the simulator does not model proves nothing about the real platform.
+   */
   close(): Promise<void>;
 }
 
@@ -196,6 +201,7 @@ export async function startServiceHarness<E extends z.ZodRawShape, S extends Ser
       await fake.close();
       await deleteNamespace(env.NATS_NAMESPACE);
       await stopTestMongo();
+      assertAllModelled(fake);
     },
   };
   return h;
