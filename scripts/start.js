@@ -123,6 +123,7 @@ async function main() {
   if (simulator) {
     try {
       await seedFixtureTickets(stack.mongoUrl, stack.envOf('tickets').MONGO_DB, lib);
+      await commandsRegistered(simulator);
       writeStackFile(await driveDay(lib.guildDayDriver(simulator, dayStart, clock)));
     } catch (err) {
       if (!stopping) process.stderr.write(`platform   driving the demo guild's day failed: ${err.stack ?? err}\n`);
@@ -130,6 +131,23 @@ async function main() {
       clock.release();
     }
   }
+}
+
+/**
+ * Waits (30 s at most) until the bridge registered the application's commands with the simulator (a successful PUT of
+ * the global or a guild's command list): the bridge registers them in the background once started, and the driven
+ * day's member reports a message through the registered "Report message" command only when it is registered.
+ */
+async function commandsRegistered(simulator) {
+  const routes = [
+    '/applications/{application_id}/commands',
+    '/applications/{application_id}/guilds/{guild_id}/commands',
+  ];
+  const registered = () => routes.some((route) => simulator.callsTo('PUT', route).some((c) => c.status < 300));
+  const deadline = Date.now() + 30_000;
+  while (!registered() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!registered())
+    process.stdout.write('platform   the bridge registered no command within 30 s: the day is driven without them\n');
 }
 
 /**
