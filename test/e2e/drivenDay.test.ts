@@ -3,8 +3,9 @@
  * platform's routes (members, staff and the bot acting at each action's time on the platform's clock), so what the
  * bridge receives from the platform gateway is what the platform emits for those actions, after the guild's
  * GUILD_CREATE. The journal must then hold the day's nickname change, #general's topic change, the emoji rename and
- * the admin's role grants, each with its actor; the moderator's ban and timeout and the admin's kick, made in the
- * platform's client, must each be a case naming them (issue 29), and the bot's own ban none.
+ * the admin's role grants, each with its actor; the moderator's ban and the admin's kick, made in the platform's
+ * client, must each be a case naming them (issue 29), the admin's /warn and /timeout (issue 30: the bridge registered
+ * the commands) cases by the admin, and the bot's own ban none.
  */
 import { FIXTURE_IDS } from '@guildhall/platform-simulator';
 import { DASHBOARD_ORIGIN, quietBusState, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
@@ -53,7 +54,7 @@ it("journals the driven day's nickname, topic, emoji rename and role grants with
   expect(grants.filter((e) => facts.eventTeam.includes(e.target))).toHaveLength(3);
 });
 
-it("when the day's staff ban, time out and kick members in the client, then each is a case naming them; the bot's own ban is none", async () => {
+it("when the day's staff ban and kick members in the client and warn and time out by command, then each is a case naming them; the bot's own ban is none", async () => {
   const facts = sys.day;
   type Case = { number: number; action: string; moderator: string; reason: string; expiresAt: string | null };
   const casesOf = (target: string) =>
@@ -68,14 +69,27 @@ it("when the day's staff ban, time out and kick members in the client, then each
   expect(await casesOf(facts.bannedByModerator)).toEqual([
     expect.objectContaining({ action: 'ban', moderator: FIXTURE_IDS.moderator, reason: 'Spam: fake nitro links' }),
   ]);
-  expect(await casesOf(facts.timedOut.user)).toEqual([
-    expect.objectContaining({
-      action: 'timeout',
-      moderator: FIXTURE_IDS.moderator,
-      reason: 'Insulting other members (1 hour)',
-      expiresAt: facts.timedOut.until,
-    }),
-  ]);
+  expect(facts.byCommand).toEqual({ warn: true, timeout: true });
+  const rude = await waitFor(
+    () => casesOf(facts.timedOut.user),
+    (cases) => cases.length === 2,
+    120_000,
+  );
+  expect(rude).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        action: 'warn',
+        moderator: FIXTURE_IDS.admin,
+        reason: 'Rude to the moderators in #general',
+      }),
+      expect.objectContaining({
+        action: 'timeout',
+        moderator: FIXTURE_IDS.admin,
+        reason: 'Insulting other members (1 hour)',
+        expiresAt: facts.timedOut.until,
+      }),
+    ]),
+  );
   const [kick] = await casesOf(facts.kicked);
   expect(kick).toMatchObject({ action: 'kick', moderator: FIXTURE_IDS.admin, reason: 'Alt account of a banned user' });
   const detail = await api.get(`/api/v1/servers/${sys.guild}/cases/${kick!.number}`);

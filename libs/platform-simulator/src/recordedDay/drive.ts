@@ -87,6 +87,12 @@ export interface DayFacts {
    * the command was not registered or no bot was connected (nothing reported).
    */
   report: { reporter: string; message: string | null };
+  /**
+   * Whether the admin warned the timed-out member with /warn and timed them out with /timeout (the bot applying it;
+   * `timedOut.until` is then the bot's), which happens when the commands are registered and a bot is connected;
+   * otherwise there is no warn and the moderator timed them out in the client.
+   */
+  byCommand: { warn: boolean; timeout: boolean };
   eventTeamRole: string;
   eventTeam: string[];
   createdChannel: string;
@@ -594,15 +600,41 @@ export function guildDayDriver(
     await answered(submit);
   });
   schedule(at(16, 19, 30), () => as(IDS.moderator).deleteMessage(IDS.channels.general, rudeIds[2]));
-  const timeoutUntil = at(17, 20).toISOString();
-  schedule(at(16, 20), () =>
-    as(IDS.moderator).editMember(
-      g,
-      timedOut,
-      { communication_disabled_until: timeoutUntil },
-      'Insulting other members (1 hour)',
-    ),
-  );
+  /*
+   * Staff act on the rude member by command when the commands are registered and a bot is connected to carry them
+   * out: the admin (Administrator, so every cap) warns them with /warn, then times them out for an hour with
+   * /timeout, which the bot applies. Otherwise (a recording bot registers nothing) the moderator times them out in the
+   * client, as in the fixture.
+   */
+  const byCommand = async (name: string, options: Record<string, string | number>): Promise<boolean> => {
+    if (!fake.gateway.connectedSessions) return false;
+    const run = await as(IDS.admin)
+      .runCommand(g, IDS.channels.general, name, { options })
+      .catch((err: unknown) => {
+        if ((err as { code?: number }).code === 10063) return null;
+        throw err;
+      });
+    if (!run) return false;
+    await answered(run);
+    return true;
+  };
+  const byCommands = { warn: false, timeout: false };
+  schedule(at(16, 19, 45), async () => {
+    byCommands.warn = await byCommand('warn', { member: timedOut, reason: 'Rude to the moderators in #general' });
+  });
+  let timeoutUntil = at(17, 20).toISOString();
+  schedule(at(16, 20), async () => {
+    const reason = 'Insulting other members (1 hour)';
+    if (await byCommand('timeout', { member: timedOut, duration: 3600, reason })) {
+      const applied = () => live().members.get(timedOut)?.communication_disabled_until ?? null;
+      if (await until(() => applied() !== null, 15_000)) {
+        byCommands.timeout = true;
+        timeoutUntil = applied()!;
+        return;
+      }
+    }
+    await as(IDS.moderator).editMember(g, timedOut, { communication_disabled_until: timeoutUntil }, reason);
+  });
 
   /* A member changes their own nickname. */
   const nick = `${world.people.get(nickChanger)!.member.user.global_name} 🎮`;
@@ -658,6 +690,7 @@ export function guildDayDriver(
         forumPost: newPost!,
         ticketOpener,
         report: { reporter: postAuthor, message: reported },
+        byCommand: { ...byCommands },
         eventTeamRole,
         eventTeam,
         createdChannel,
