@@ -46,8 +46,8 @@ export type AccessRequest = z.infer<typeof AccessRequest>;
 export const AccessReply = z.strictObject({
   member: z.boolean(),
   owner: z.boolean(),
-  /** Platform permission names the member holds, e.g. `Administrator`, `ManageGuild`. */
-  permissions: z.array(z.string().max(64)).max(64),
+  /** Platform permission names the member holds, e.g. `Administrator`, `ManageGuild` (the platform has 53 today). */
+  permissions: z.array(z.string().max(64)).max(128),
   roles: z.array(Snowflake).max(MAX_ROLES),
   caps: z.array(CapSchema).max(64),
   /**
