@@ -285,7 +285,9 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     const unban = await run(h.seed.ids.moderator, 'unban', { user, reason: 'sorry' });
     expect(await answerOf(unban.token)).toBe(`Case #${number} revoked: bo unbanned - sorry`);
     expect(isBanned(user)).toBe(false);
-    expect((await h.call('GET', `${base}/cases/${number}`)).body.case).toMatchObject({ status: 'revoked' });
+    const revoked = (await h.call('GET', `${base}/cases/${number}`)).body;
+    expect(revoked.case).toMatchObject({ status: 'revoked' });
+    expect(revoked.history.at(-1)).toMatchObject({ note: 'sorry' });
     const again = await run(h.seed.ids.moderator, 'unban', { user, reason: 'sorry' });
     expect(await answerOf(again.token)).toBe(`${user} is not banned.`);
   });

@@ -17,7 +17,7 @@ import { caller, optionValue, resolvedName } from './options';
 /**
  * `/unban user reason` (cap `cases.revoke`), deferred (ephemeral). With a live ban case of the user (their newest
  * `active` ban), it is revoked as the API's revoke does (`revokeCase`: themselves 403, the role hierarchy, the unban
- * audited for the caller; the case's own reason is the audit reason, as the API's revoke takes none). Without one (a
+ * audited for the caller; the command's reason is the revoke's note in the case history). Without one (a
  * ban made before Guildhall, or its case already revoked or failed), the user is unbanned on the platform for the
  * caller (`onBehalfReason`, so the journal names them; the unban dispatch then changes no case), after the same
  * hierarchy check; a user who is not banned is told so.
@@ -45,6 +45,7 @@ export async function runUnban(
         id: moderator.sub,
         name: moderator.name,
         appeal: null,
+        reason,
       });
       return `Case #${revoked.number} revoked: ${revoked.targetName} unbanned - ${reason}`;
     }
