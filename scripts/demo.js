@@ -107,6 +107,13 @@ async function main() {
   const spam = await get('/messages?q=free%20nitro&deleted=true');
   const record = await get(`/members/${facts.spammer}`);
   const tickets = (await get('/tickets')).tickets ?? [];
+  const reports = (await get('/reports?status=open')).reports ?? [];
+  const reported = reports.find((r) => r.message === facts.report?.message);
+  const commandCases = facts.byCommand
+    ? ((await get(`/cases?target=${facts.timedOut.user}`)).cases ?? []).filter((x) =>
+        ['warn', 'timeout'].includes(x.action),
+      )
+    : [];
   const count = async (kind) => ((await get(`/journal?kind=${kind}&limit=100`)).events ?? []).length;
   const changes = {
     nickname: await count('member_nickname'),
@@ -139,6 +146,14 @@ async function main() {
       `    curl ${c} '${api}/structure'`,
       '  Warn a member who joined during the day (a case; the moderation log is posted when log channels are set):',
       `    curl ${c} ${o} -H 'Content-Type: application/json' -d '{"target":"${member}","action":"warn","reason":"demo"}' '${api}/cases'`,
+      `  Reports filed in the platform with the "Report message" command and its reason modal (${reports.length} open${reported ? `: ${reported.reporterName} reported ${reported.authorName}, "${reported.reason}"` : ''}):`,
+      `    curl ${c} '${api}/reports?status=open'`,
+      ...(commandCases.length
+        ? [
+            `  Cases taken in the platform with /warn and /timeout (${commandCases.map((x) => `#${x.number} ${x.action} of ${x.targetName} by ${x.moderatorName}`).join('; ')}):`,
+            `    curl ${c} '${api}/cases?target=${facts.timedOut.user}'`,
+          ]
+        : []),
       `  Tickets (${tickets.map((t) => `#${t.number} ${t.status}, opened by ${t.openerName} from the panel`).join('; ') || 'none'}):`,
       `    curl ${c} '${api}/tickets'`,
       '  Post the ticket panel again:',
