@@ -28,22 +28,29 @@ function delivery(seq: number, settled: string[], deliveryCount = 1): JsMsg {
 /**
  * A consumer that delivers `pulls` one after the other (each pull's messages at once, once its `after` holds), then
  * nothing: what a JetStream consumer does when its leader server dies after this holder acknowledged a message and
- * before the acknowledgement reached the other servers (the next leader delivers it again).
+ * before the acknowledgement reached the other servers (the next leader delivers it again). A pull past the script
+ * stays open, as a pull of an idle consumer does until it expires, until `end()` closes it empty.
  */
-function scriptedConsumer(pulls: Array<{ messages: JsMsg[]; after: () => boolean }>): Consumer {
+function scriptedConsumer(pulls: Array<{ messages: JsMsg[]; after: () => boolean }>): Consumer & { end(): void } {
   let next = 0;
-  return {
+  let end = () => {};
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const consumer = {
     info: async () => ({ num_ack_pending: 0 }),
     fetch: async () => {
       const pull = pulls[next++];
       if (pull) await waitFor(pull.after);
+      else await ended;
       const messages = pull?.messages ?? [];
-      if (!messages.length) await new Promise((resolve) => setTimeout(resolve, 20));
       return (async function* () {
         yield* messages;
       })();
     },
-  } as unknown as Consumer;
+    end,
+  };
+  return consumer as unknown as Consumer & { end(): void };
 }
 
 it('acknowledges again, without handling it, a message delivered again after it was handled and acknowledged', async () => {
@@ -74,7 +81,9 @@ it('acknowledges again, without handling it, a message delivered again after it 
   try {
     await waitFor(() => handled.length === 4 && settled.length === 6);
   } finally {
-    await holder.stop();
+    const stopped = holder.stop();
+    consumer.end();
+    await stopped;
   }
   expect(handled).toEqual([1, 2, 3, 4]);
   expect(settled.sort()).toEqual(['ack 1', 'ack 2', 'ack 2', 'ack 3', 'ack 3', 'ack 4']);
