@@ -1,8 +1,8 @@
 import { createLogger, EventBus, PartitionConsumer, type PartitionHandling } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
-import { AckPolicy, type JsMsg } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/transport-node';
+import type { JsMsg } from '@nats-io/jetstream';
 import mongoose from 'mongoose';
+import { numberedConsumer } from './support/numberedConsumer';
 
 const logger = createLogger('test', 'silent');
 const ACK_WAIT_MS = 1_000;
@@ -23,19 +23,7 @@ describe('partition consumer: an outage longer than the retry budget', () => {
     await deleteNamespace(ns);
   });
 
-  const consumerWith = async (durable: string, count: number) => {
-    const subject = `platform.dispatch.0.message.${durable}`;
-    for (let n = 1; n <= count; n++) await bus.publish(subject, { n }, `${durable}-${n}`);
-    await bus.jsm.consumers.add(bus.streamName('PLATFORM'), {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      filter_subject: bus.subject(subject),
-      ack_wait: nanos(ACK_WAIT_MS),
-      max_ack_pending: 100,
-      max_deliver: -1,
-    });
-    return bus.js.consumers.get(bus.streamName('PLATFORM'), durable);
-  };
+  const consumerWith = (durable: string, count: number) => numberedConsumer(bus, durable, count, ACK_WAIT_MS);
 
   /** Handles messages in order; message 1 fails `failures` times with `error()` first. */
   const handling = (handled: number[], parked: number[], failures: number, error: () => Error): PartitionHandling => {

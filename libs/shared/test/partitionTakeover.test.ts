@@ -9,9 +9,10 @@ import {
   PartitionLeases,
 } from '@guildhall/shared';
 import { deleteNamespace, testNamespace, testNatsUrl, waitFor } from '@guildhall/testkit';
-import { AckPolicy, type Consumer, type JsMsg, jetstream } from '@nats-io/jetstream';
+import { type JsMsg, jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connect, nanos } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
+import { numberedConsumer } from './support/numberedConsumer';
 
 const logger = createLogger('test', 'silent');
 /** The ack wait of the consumers here, in ms: short, so redeliveries come quickly. */
@@ -28,20 +29,7 @@ describe('taking over a partition', () => {
     await deleteNamespace(ns);
   });
 
-  /** A consumer `durable` of its own subject holding messages 1..`count` (stream sequences of that subject). */
-  const consumerWith = async (durable: string, count: number): Promise<Consumer> => {
-    const subject = `platform.dispatch.0.message.${durable}`;
-    for (let n = 1; n <= count; n++) await bus.publish(subject, { n }, `${durable}-${n}`);
-    await bus.jsm.consumers.add(bus.streamName('PLATFORM'), {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      filter_subject: bus.subject(subject),
-      ack_wait: nanos(ACK_WAIT_MS),
-      max_ack_pending: 100,
-      max_deliver: -1,
-    });
-    return bus.js.consumers.get(bus.streamName('PLATFORM'), durable);
-  };
+  const consumerWith = (durable: string, count: number) => numberedConsumer(bus, durable, count, ACK_WAIT_MS);
 
   /** What a holder does: records the `n` of each message it handles (after `gate`, when given). */
   const handling = (handled: number[], gate?: () => Promise<void>): PartitionHandling => ({
