@@ -10,17 +10,17 @@ import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { ApiClient, expectStatus } from './support/client';
+import { commandsOf } from './support/commands';
 import { Coverage } from './support/coverage';
 
 const { roles, channels } = FIXTURE_IDS;
-const CALLBACK = '/interactions/{interaction_id}/{interaction_token}/callback';
-const ORIGINAL = '/webhooks/{webhook_id}/{webhook_token}/messages/@original';
 
 let sys: System;
 let owner: ApiClient;
 let g: string;
 /** Fixture members whose only role is Members, each the target of one test. */
 let plain: string[];
+let cmd: ReturnType<typeof commandsOf>;
 
 const base = () => `/api/v1/servers/${g}`;
 
@@ -32,41 +32,6 @@ async function newMember(name: string, withRoles: string[]): Promise<string> {
   return id;
 }
 
-/** `user` runs chat input command `name` in #general; resolves the interaction id. */
-function run(user: string, name: string, options: Record<string, string | number>): Promise<string> {
-  return sys.fake.actAsUser(user).runCommand(g, channels.general, name, { options });
-}
-
-/** The calls answering interaction `id` (its callback) or editing its original answer (by its token). */
-function callbacksOf(id: string) {
-  return sys.fake.callsTo('POST', CALLBACK).filter((c) => c.path.includes(`/interactions/${id}/`));
-}
-function tokenOf(id: string): string {
-  const path = callbacksOf(id)[0]!.path;
-  return path.split('/')[3]!;
-}
-function editsOf(id: string) {
-  const token = tokenOf(id);
-  return sys.fake.callsTo('PATCH', ORIGINAL).filter((c) => c.path.includes(token));
-}
-
-/** The text of interaction `id`'s answer once it was deferred (type 5, ephemeral) and edited. */
-async function answerOf(id: string): Promise<{ content: string; components?: Array<{ components: unknown[] }> }> {
-  await waitFor(() => callbacksOf(id).length === 1);
-  await waitFor(() => editsOf(id).length >= 1);
-  return editsOf(id)[0]!.body as { content: string };
-}
-
-/**
- * `user` presses button `customId` of interaction `of`'s answer (an ephemeral message only the command's runner sees)
- * through the platform; resolves the press's interaction id.
- */
-function press(user: string, of: string, customId: string): Promise<string> {
-  const answer = sys.fake.interactionResponse(of);
-  if (!answer) throw new Error(`interaction ${of} has no answer to press`);
-  return sys.fake.actAsUser(user).useComponent(channels.general, answer.id, customId);
-}
-
 beforeAll(async () => {
   sys = await startSystem();
   g = sys.guild;
@@ -74,17 +39,14 @@ beforeAll(async () => {
     cookie: await sys.login(USERS.owner),
     origin: DASHBOARD_ORIGIN,
   });
-  plain = [...sys.fake.guild(g)!.members.values()]
-    .filter(
-      (m) => !m.user.bot && m.roles.length === 1 && m.roles[0] === roles.member && !m.communication_disabled_until,
-    )
-    .map((m) => m.user.id);
+  cmd = commandsOf(sys);
+  plain = cmd.plainMembers();
   expect(plain.length).toBeGreaterThanOrEqual(5);
   expectStatus(
     await owner.put(`${base()}/staff/${roles.moderator}`, { caps: ['cases.read', 'cases.write', 'cases.revoke'] }),
     200,
   );
-  await waitFor(() => sys.fake.callsTo('PUT', '/applications/{application_id}/commands').some((c) => c.status < 300));
+  await cmd.registered();
 }, 180_000);
 
 afterAll(async () => {
@@ -93,9 +55,9 @@ afterAll(async () => {
 
 it('when a moderator runs /timeout, then the member is timed out on the platform, the case is theirs and the journal names them', async () => {
   const member = plain[0]!;
-  const id = await run(USERS.moderator, 'timeout', { member, duration: 3600, reason: 'flooding' });
-  const answer = await answerOf(id);
-  expect(callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
+  const id = await cmd.run(USERS.moderator, 'timeout', { member, duration: 3600, reason: 'flooding' });
+  const answer = await cmd.answerOf(id);
+  expect(cmd.callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
   expect(answer.content).toMatch(/^Case #\d+: .+ timed out for 1 hour - flooding$/);
   const until = sys.fake.guild(g)!.members.get(member)!.communication_disabled_until;
   expect(Date.parse(until!)).toBeGreaterThan(Date.now());
@@ -116,23 +78,23 @@ it('when a moderator runs /timeout, then the member is timed out on the platform
 
 it('when a moderator runs /ban and cancels, nothing changes; when they confirm, the user is on the ban list; /unban revokes the case', async () => {
   const member = plain[1]!;
-  const cancelled = await run(USERS.moderator, 'ban', { user: member, reason: 'raid', delete_messages: 3600 });
-  const question = await answerOf(cancelled);
+  const cancelled = await cmd.run(USERS.moderator, 'ban', { user: member, reason: 'raid', delete_messages: 3600 });
+  const question = await cmd.answerOf(cancelled);
   expect(question.content).toMatch(/^Ban .+\? Reason: raid/);
-  const cancel = await press(USERS.moderator, cancelled, `mod:cancel:${cancelled}`);
-  await waitFor(() => callbacksOf(cancel).length === 1);
-  expect(callbacksOf(cancel)[0]!.body).toMatchObject({ type: 7, data: { components: [] } });
-  expect((callbacksOf(cancel)[0]!.body as { data: { content: string } }).data.content).toMatch(/nothing was done/);
+  const cancel = await cmd.press(USERS.moderator, cancelled, `mod:cancel:${cancelled}`);
+  await waitFor(() => cmd.callbacksOf(cancel).length === 1);
+  expect(cmd.callbacksOf(cancel)[0]!.body).toMatchObject({ type: 7, data: { components: [] } });
+  expect((cmd.callbacksOf(cancel)[0]!.body as { data: { content: string } }).data.content).toMatch(/nothing was done/);
   expect(sys.fake.interactionResponse(cancelled)).toMatchObject({ content: expect.stringMatching(/nothing was done/) });
   expect(sys.fake.interactionResponse(cancelled)!.components).toEqual([]);
   expect(sys.fake.guild(g)!.bans.has(member)).toBe(false);
   expect(sys.fake.guild(g)!.members.has(member)).toBe(true);
 
-  const asked = await run(USERS.moderator, 'ban', { user: member, reason: 'raid' });
-  await answerOf(asked);
-  const confirm = await press(USERS.moderator, asked, `mod:confirm:${asked}`);
-  await waitFor(() => sys.fake.callsTo('PATCH', ORIGINAL).some((c) => c.path.includes(tokenOf(confirm))));
-  const done = (editsOf(confirm)[0]!.body as { content: string }).content;
+  const asked = await cmd.run(USERS.moderator, 'ban', { user: member, reason: 'raid' });
+  await cmd.answerOf(asked);
+  const confirm = await cmd.press(USERS.moderator, asked, `mod:confirm:${asked}`);
+  await waitFor(() => cmd.editsOf(confirm).length >= 1);
+  const done = (cmd.editsOf(confirm)[0]!.body as { content: string }).content;
   expect(done).toMatch(/^Case #\d+: .+ banned - raid$/);
   expect(sys.fake.guild(g)!.bans.has(member)).toBe(true);
   const number = Number(/#(\d+)/.exec(done)![1]);
@@ -142,8 +104,8 @@ it('when a moderator runs /ban and cancels, nothing changes; when they confirm, 
     status: 'active',
   });
 
-  const unban = await run(USERS.moderator, 'unban', { user: member, reason: 'appeal by mail' });
-  expect((await answerOf(unban)).content).toMatch(
+  const unban = await cmd.run(USERS.moderator, 'unban', { user: member, reason: 'appeal by mail' });
+  expect((await cmd.answerOf(unban)).content).toMatch(
     new RegExp(`^Case #${number} revoked: .+ unbanned - appeal by mail$`),
   );
   expect(sys.fake.guild(g)!.bans.has(member)).toBe(false);
@@ -160,10 +122,10 @@ it('when a member with Moderate Members but no cap, or a moderator below the tar
   const helper = await newMember('helper', [roles.member, role.id]);
   const member = plain[2]!;
   const casesBefore = expectStatus(await owner.get(`${base()}/cases?limit=100`), 200).body.cases.length;
-  const noCap = await run(helper, 'warn', { member, reason: 'nope' });
-  expect((await answerOf(noCap)).content).toBe('You need the cap `cases.write` in this server to do that.');
-  const above = await run(USERS.moderator, 'timeout', { member: USERS.admin, duration: 60, reason: 'nope' });
-  expect((await answerOf(above)).content).toMatch(/role/i);
+  const noCap = await cmd.run(helper, 'warn', { member, reason: 'nope' });
+  expect((await cmd.answerOf(noCap)).content).toBe('You need the cap `cases.write` in this server to do that.');
+  const above = await cmd.run(USERS.moderator, 'timeout', { member: USERS.admin, duration: 60, reason: 'nope' });
+  expect((await cmd.answerOf(above)).content).toMatch(/role/i);
   expect(sys.fake.guild(g)!.members.get(USERS.admin)!.communication_disabled_until ?? null).toBeNull();
   expect(expectStatus(await owner.get(`${base()}/cases?limit=100`), 200).body.cases).toHaveLength(casesBefore);
 });
@@ -171,22 +133,22 @@ it('when a member with Moderate Members but no cap, or a moderator below the tar
 it('when the platform is slow, then the command is deferred at once and answered with its result once the platform answers', async () => {
   const member = plain[3]!;
   const held = sys.fake.holdNextAnswer('PATCH', '/guilds/{guild_id}/members/{user_id}');
-  const id = await run(USERS.moderator, 'timeout', { member, duration: 60, reason: 'slow day' });
+  const id = await cmd.run(USERS.moderator, 'timeout', { member, duration: 60, reason: 'slow day' });
   await held.arrived;
-  expect(callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
-  expect(editsOf(id)).toHaveLength(0);
+  expect(cmd.callbacksOf(id)[0]!.body).toEqual({ type: 5, data: { flags: 64 } });
+  expect(cmd.editsOf(id)).toHaveLength(0);
   held.release();
-  expect((await answerOf(id)).content).toMatch(/^Case #\d+: .+ timed out for 60 seconds - slow day$/);
+  expect((await cmd.answerOf(id)).content).toMatch(/^Case #\d+: .+ timed out for 60 seconds - slow day$/);
 });
 
 it('when a moderator uses the Warn menu on a member and submits the reason, then the member is warned by them', async () => {
   const member = plain[4]!;
   const mod = sys.fake.actAsUser(USERS.moderator);
   const menu = await mod.runCommand(g, channels.general, 'Warn', { targetId: member });
-  await waitFor(() => callbacksOf(menu).length === 1);
-  expect(callbacksOf(menu)[0]!.body).toMatchObject({ type: 9, data: { custom_id: `mod:warn:${member}` } });
+  await waitFor(() => cmd.callbacksOf(menu).length === 1);
+  expect(cmd.callbacksOf(menu)[0]!.body).toMatchObject({ type: 9, data: { custom_id: `mod:warn:${member}` } });
   const submitted = await mod.submitModal(`mod:warn:${member}`, { reason: 'spoilers in #general' });
-  const answer = await answerOf(submitted);
+  const answer = await cmd.answerOf(submitted);
   expect(answer.content).toMatch(/^Case #\d+: .+ warned - spoilers in #general$/);
   const number = Number(/#(\d+)/.exec(answer.content)![1]);
   expect(expectStatus(await owner.get(`${base()}/cases/${number}`), 200).body.case).toMatchObject({

@@ -9,12 +9,11 @@ import { newSnowflake } from '@guildhall/shared';
 import { DASHBOARD_ORIGIN, type System, startSystem, USERS, waitFor } from '@guildhall/testkit';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { ApiClient, expectStatus } from './support/client';
+import { commandsOf } from './support/commands';
 import { Coverage } from './support/coverage';
 import { reportThroughModal } from './support/report';
 
 const { roles, channels } = FIXTURE_IDS;
-const CALLBACK = '/interactions/{interaction_id}/{interaction_token}/callback';
-const ORIGINAL = '/webhooks/{webhook_id}/{webhook_token}/messages/@original';
 
 let sys: System;
 let owner: ApiClient;
@@ -23,47 +22,21 @@ let g: string;
 let reader: string;
 /** Fixture members whose only role is Members. */
 let plain: string[];
+let cmd: ReturnType<typeof commandsOf>;
 
 const base = () => `/api/v1/servers/${g}`;
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary answer shapes
 type Json = any;
-const callbacksOf = (id: string) =>
-  sys.fake.callsTo('POST', CALLBACK).filter((c) => c.path.includes(`/interactions/${id}/`));
 /** The first callback of interaction `id`. */
 const callbackOf = async (id: string) => {
   await waitFor(
-    () => callbacksOf(id).length >= 1,
+    () => cmd.callbacksOf(id).length >= 1,
     (v) => v,
     15_000,
   );
-  return callbacksOf(id)[0]!.body as { type: number; data: Json };
+  return cmd.callbacksOf(id)[0]!.body as { type: number; data: Json };
 };
-/** The deferred answer of interaction `id`, once edited. */
-async function answerOf(id: string): Promise<{ content: string; components?: Json[] }> {
-  await callbackOf(id);
-  const token = callbacksOf(id)[0]!.path.split('/')[3]!;
-  const edits = () => sys.fake.callsTo('PATCH', ORIGINAL).filter((c) => c.path.includes(token));
-  await waitFor(
-    () => edits().length >= 1,
-    (v) => v,
-    15_000,
-  );
-  return edits()[0]!.body as { content: string };
-}
-/** `user` runs chat input command `name` (with `subcommand`) in #general; resolves the interaction id. */
-function run(user: string, name: string, options: Record<string, string | number>, subcommand?: string) {
-  return sys.fake.actAsUser(user).runCommand(g, channels.general, name, { options, subcommand });
-}
-/**
- * `user` presses button `customId` of interaction `of`'s answer (an ephemeral message only the command's runner sees)
- * through the platform; resolves the press's interaction id.
- */
-function press(user: string, of: string, customId: string): Promise<string> {
-  const answer = sys.fake.interactionResponse(of);
-  if (!answer) throw new Error(`interaction ${of} has no answer to press`);
-  return sys.fake.actAsUser(user).useComponent(channels.general, answer.id, customId);
-}
 const openCase = async (body: Record<string, unknown>) =>
   expectStatus(await owner.post(`${base()}/cases`, body), 201).body;
 const caseOf = async (n: number) => expectStatus(await owner.get(`${base()}/cases/${n}`), 200).body.case;
@@ -75,11 +48,8 @@ beforeAll(async () => {
     cookie: await sys.login(USERS.owner),
     origin: DASHBOARD_ORIGIN,
   });
-  plain = [...sys.fake.guild(g)!.members.values()]
-    .filter(
-      (m) => !m.user.bot && m.roles.length === 1 && m.roles[0] === roles.member && !m.communication_disabled_until,
-    )
-    .map((m) => m.user.id);
+  cmd = commandsOf(sys);
+  plain = cmd.plainMembers();
   expect(plain.length).toBeGreaterThanOrEqual(4);
   expectStatus(
     await owner.put(`${base()}/staff/${roles.moderator}`, { caps: ['cases.read', 'cases.write', 'cases.revoke'] }),
@@ -93,7 +63,7 @@ beforeAll(async () => {
   reader = newSnowflake();
   sys.fake.memberJoins(g, { user: { id: reader, username: 'reader' } });
   await sys.fake.actAsUser(USERS.owner).editMember(g, reader, { roles: [roles.member, readers.id] });
-  await waitFor(() => sys.fake.callsTo('PUT', '/applications/{application_id}/commands').some((c) => c.status < 300));
+  await cmd.registered();
 }, 180_000);
 
 afterAll(async () => {
@@ -140,24 +110,29 @@ it('when a moderator runs /case show and /case reason, then they answer and chan
     (v) => v,
     15_000,
   );
-  const shown = await answerOf(await run(USERS.moderator, 'case', { number: opened.number }, 'show'));
+  const shown = await cmd.answerOf(await cmd.run(USERS.moderator, 'case', { number: opened.number }, 'show'), 15_000);
   expect(shown.content).toContain(`**Case #${opened.number}** · timeout · active`);
   expect(shown.content).toContain('Reason: flooding');
   expect(shown.content).toMatch(new RegExp(`Dashboard: \\S+/guilds/${g}/cases/${opened.number}`));
 
-  const edited = await answerOf(
-    await run(USERS.moderator, 'case', { number: opened.number, reason: 'flooding #general' }, 'reason'),
+  const edited = await cmd.answerOf(
+    await cmd.run(USERS.moderator, 'case', { number: opened.number, reason: 'flooding #general' }, 'reason'),
+    15_000,
   );
   expect(edited.content).toBe(`Case #${opened.number}: the reason is now "flooding #general".`);
   expect((await caseOf(opened.number)).reason).toBe('flooding #general');
 
-  const refused = await answerOf(await run(reader, 'case', { number: opened.number, reason: 'no' }, 'revoke'));
+  const refused = await cmd.answerOf(
+    await cmd.run(reader, 'case', { number: opened.number, reason: 'no' }, 'revoke'),
+    15_000,
+  );
   expect(refused.content).toBe('You need the cap `cases.revoke` in this server to do that.');
   expect((await caseOf(opened.number)).status).toBe('active');
   expect(Date.parse(sys.fake.guild(g)!.members.get(target)!.communication_disabled_until!)).toBeGreaterThan(Date.now());
 
-  const revoked = await answerOf(
-    await run(USERS.moderator, 'case', { number: opened.number, reason: 'sorry' }, 'revoke'),
+  const revoked = await cmd.answerOf(
+    await cmd.run(USERS.moderator, 'case', { number: opened.number, reason: 'sorry' }, 'revoke'),
+    15_000,
   );
   expect(revoked.content).toMatch(new RegExp(`^Case #${opened.number} revoked`));
   expect((await caseOf(opened.number)).status).toBe('revoked');
@@ -180,19 +155,20 @@ it('when a moderator types a case number, then the latest matching cases are off
 it('when a moderator runs /history, then the cases come 5 per page with buttons that turn the page in place', async () => {
   const target = plain[3]!;
   for (let k = 1; k <= 6; k++) await openCase({ target, action: 'warn', reason: `warn ${k}` });
-  const id = await run(reader, 'history', { user: target });
-  const first = await answerOf(id);
+  const id = await cmd.run(reader, 'history', { user: target });
+  const first = await cmd.answerOf(id, 15_000);
   expect(first.content).toMatch(/6 cases · page 1 of 2/);
   expect(first.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(5);
-  const next = await press(reader, id, `mod:lookup:history:${target}:1`);
+  const next = await cmd.press(reader, id, `mod:lookup:history:${target}:1`);
   const page = await callbackOf(next);
   expect(page.type).toBe(7);
   expect(page.data.content).toMatch(/page 2 of 2/);
   expect(page.data.content.match(/^\*\*#\d+\*\*/gm)).toHaveLength(1);
   expect(sys.fake.interactionResponse(id)!.content).toMatch(/page 2 of 2/);
 
-  const record = await answerOf(
+  const record = await cmd.answerOf(
     await sys.fake.actAsUser(reader).runCommand(g, channels.general, 'Member record', { targetId: target }),
+    15_000,
   );
   expect(record.content).toContain('Cases: 6 (6 active)');
   expect(record.content).toMatch(/Suggested: \w+/);
@@ -218,17 +194,20 @@ it('when staff run /ticket claim, close and reopen in a ticket thread, then the 
 
   const elsewhere = await callbackOf(await ticketRun(USERS.moderator, 'claim', channels.general));
   expect(elsewhere).toMatchObject({ type: 4, data: { flags: 64, content: 'Use `/ticket` in a ticket thread.' } });
-  const noCap = await answerOf(await ticketRun(reader, 'claim', opened.thread));
+  const noCap = await cmd.answerOf(await ticketRun(reader, 'claim', opened.thread), 15_000);
   expect(noCap.content).toBe('You need the `tickets.manage` cap to claim tickets.');
   expect((await ticket()).status).toBe('open');
 
-  const claimed = await answerOf(await ticketRun(USERS.moderator, 'claim', opened.thread));
+  const claimed = await cmd.answerOf(await ticketRun(USERS.moderator, 'claim', opened.thread), 15_000);
   expect(claimed.content).toBe(`You claimed ticket #${opened.number}.`);
   expect(await ticket()).toMatchObject({ status: 'claimed', claimedBy: USERS.moderator });
-  const closed = await answerOf(await ticketRun(USERS.moderator, 'close', opened.thread, { reason: 'answered' }));
+  const closed = await cmd.answerOf(
+    await ticketRun(USERS.moderator, 'close', opened.thread, { reason: 'answered' }),
+    15_000,
+  );
   expect(closed.content).toBe(`Ticket #${opened.number} closed.`);
   expect(await ticket()).toMatchObject({ status: 'closed', closedBy: USERS.moderator, closeReason: 'answered' });
-  const reopened = await answerOf(await ticketRun(USERS.moderator, 'reopen', opened.thread));
+  const reopened = await cmd.answerOf(await ticketRun(USERS.moderator, 'reopen', opened.thread), 15_000);
   expect(reopened.content).toBe(`Ticket #${opened.number} reopened.`);
   expect((await ticket()).status).toBe('open');
 });
