@@ -1,19 +1,10 @@
-import {
-  type AccessReply,
-  type AccessRequest,
-  type Cap,
-  type HierarchyReply,
-  type HierarchyRequest,
-  newSnowflake,
-  RPC,
-  type StructureReply,
-} from '@guildhall/shared';
-import { accessFromFake, hierarchyFromFake, startServiceHarness, structureFromFake, waitFor } from '@guildhall/testkit';
+import { newSnowflake } from '@guildhall/shared';
+import { waitFor } from '@guildhall/testkit';
 import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import { ConfirmationModel } from '../src/commands/confirmationModel';
-import { definition } from '../src/service';
+import { type CommandHarness, startCommandHarness } from './commandHarness';
 import type { Harness } from './harness';
-import { type PlatformMember, throughPlatform } from './throughPlatform';
+import type { PlatformMember } from './throughPlatform';
 
 const APP = '1000000000000000009';
 /** A call the simulator recorded. */
@@ -25,33 +16,16 @@ const ORIGINAL = '/webhooks/{webhook_id}/{webhook_token}/messages/@original';
 describe('moderation commands that act (warn, timeout, kick, ban, unban, the Warn menu)', () => {
   let h: Harness;
   let base: string;
-  /** The caps community answers per user; `accessDown` makes RPC.access fail. */
-  const caps = new Map<string, Cap[]>();
-  let accessDown = false;
+  let started: CommandHarness;
   /** Commands and button presses through the platform (the confirmations' buttons are on the runner's answer). */
   let platform: PlatformMember;
 
   beforeAll(async () => {
-    h = await startServiceHarness(definition, {
-      env: { EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500' },
-      caller: { as: 'moderator' },
-    });
-    h.peer.reply<{ guild: string }, StructureReply>(RPC.structure, async ({ guild }) =>
-      structureFromFake(h.fake, guild),
-    );
-    h.peer.reply<AccessRequest, AccessReply>(RPC.access, async ({ guild, user }) => {
-      if (accessDown) throw new Error('community is down');
-      return { ...accessFromFake(h.fake, guild, user), caps: caps.get(user) ?? [] };
-    });
-    h.peer.reply<HierarchyRequest, HierarchyReply>(RPC.hierarchy, async (req) => hierarchyFromFake(h.fake, req));
-    caps.set(h.seed.ids.moderator, ['cases.read', 'cases.write', 'cases.revoke']);
+    started = await startCommandHarness({ EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500' });
+    ({ h, platform } = started);
     base = `/api/v1/servers/${h.seed.id}`;
-    platform = await throughPlatform(h);
   });
-  afterAll(async () => {
-    platform.stop();
-    await h.close();
-  });
+  afterAll(() => started.close());
 
   const callsOf = (route: string, token: string, method = 'POST'): RecordedCall[] =>
     h.fake.callsTo(method, route).filter((c) => c.path.includes(token));
@@ -176,12 +150,12 @@ describe('moderation commands that act (warn, timeout, kick, ban, unban, the War
     const above = await run(h.seed.ids.moderator, 'timeout', { member: h.seed.ids.admin, duration: 60, reason: 'x' });
     expect(await answerOf(above.token)).toMatch(/role/i);
     expect(memberOf(h.seed.ids.admin)!.communication_disabled_until ?? null).toBeNull();
-    accessDown = true;
+    started.access.down = true;
     try {
       const down = await run(h.seed.ids.moderator, 'warn', { member: h.seed.ids.member, reason: 'x' });
       expect(await answerOf(down.token)).toMatch(/try again shortly/);
     } finally {
-      accessDown = false;
+      started.access.down = false;
     }
     const self = await run(h.seed.ids.moderator, 'warn', { member: h.seed.ids.moderator, reason: 'x' });
     expect(await answerOf(self.token)).toMatch(/yourself/);

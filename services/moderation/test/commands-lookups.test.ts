@@ -1,20 +1,9 @@
-import {
-  type AccessReply,
-  type AccessRequest,
-  type Cap,
-  type HierarchyReply,
-  type HierarchyRequest,
-  type MemberHistoryReply,
-  type MemberHistoryRequest,
-  newSnowflake,
-  RPC,
-  type StructureReply,
-} from '@guildhall/shared';
-import { accessFromFake, hierarchyFromFake, startServiceHarness, structureFromFake, waitFor } from '@guildhall/testkit';
+import { type Cap, type MemberHistoryReply, type MemberHistoryRequest, newSnowflake, RPC } from '@guildhall/shared';
+import { waitFor } from '@guildhall/testkit';
 import { ApplicationCommandOptionType } from 'discord-api-types/v10';
-import { definition } from '../src/service';
+import { type CommandHarness, startCommandHarness } from './commandHarness';
 import type { Harness } from './harness';
-import { type PlatformMember, throughPlatform } from './throughPlatform';
+import type { PlatformMember } from './throughPlatform';
 
 const APP = '1000000000000000009';
 const DASHBOARD = 'http://dash.test';
@@ -30,39 +19,27 @@ type Json = any;
 describe('lookup commands (/case, /history, Member record)', () => {
   let h: Harness;
   let base: string;
-  /** The caps community answers per user; `accessDown` makes RPC.access fail. */
-  const caps = new Map<string, Cap[]>();
-  let accessDown = false;
-
+  let started: CommandHarness;
+  /** The caps community answers per user. */
+  let caps: Map<string, Cap[]>;
   /** Commands and button presses through the platform (the /history buttons are on the runner's answer). */
   let platform: PlatformMember;
 
   beforeAll(async () => {
-    h = await startServiceHarness(definition, {
-      env: { EXPIRY_POLL_MS: '100', PEER_TIMEOUT_MS: '500', DASHBOARD_ORIGINS: `${DASHBOARD}/,http://other.test` },
-      caller: { as: 'moderator' },
+    started = await startCommandHarness({
+      EXPIRY_POLL_MS: '100',
+      PEER_TIMEOUT_MS: '500',
+      DASHBOARD_ORIGINS: `${DASHBOARD}/,http://other.test`,
     });
-    h.peer.reply<{ guild: string }, StructureReply>(RPC.structure, async ({ guild }) =>
-      structureFromFake(h.fake, guild),
-    );
-    h.peer.reply<AccessRequest, AccessReply>(RPC.access, async ({ guild, user }) => {
-      if (accessDown) throw new Error('community is down');
-      return { ...accessFromFake(h.fake, guild, user), caps: caps.get(user) ?? [] };
-    });
-    h.peer.reply<HierarchyRequest, HierarchyReply>(RPC.hierarchy, async (req) => hierarchyFromFake(h.fake, req));
+    ({ h, caps, platform } = started);
     h.peer.reply<MemberHistoryRequest, MemberHistoryReply>(RPC.memberHistory, async () => ({
       events: [],
       deleted: [],
     }));
-    caps.set(h.seed.ids.moderator, ['cases.read', 'cases.write', 'cases.revoke']);
     caps.set(h.seed.ids.support, ['cases.read']);
     base = `/api/v1/servers/${h.seed.id}`;
-    platform = await throughPlatform(h);
   });
-  afterAll(async () => {
-    platform.stop();
-    await h.close();
-  });
+  afterAll(() => started.close());
 
   const callsOf = (route: string, token: string, method = 'POST') =>
     h.fake.callsTo(method, route).filter((c) => c.path.includes(token));
@@ -155,12 +132,12 @@ describe('lookup commands (/case, /history, Member record)', () => {
 
     const noCap = await caseCommand(h.seed.ids.member, 'show', { number: n });
     expect((await answerOf(noCap.token)).content).toBe('You need the cap `cases.read` in this server to do that.');
-    accessDown = true;
+    started.access.down = true;
     try {
       const down = await caseCommand(h.seed.ids.moderator, 'show', { number: n });
       expect((await answerOf(down.token)).content).toMatch(/try again shortly/);
     } finally {
-      accessDown = false;
+      started.access.down = false;
     }
     const unknown = await caseCommand(h.seed.ids.moderator, 'show', { number: 9999 });
     expect((await answerOf(unknown.token)).content).toBe('Unknown case #9999');
