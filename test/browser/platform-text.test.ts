@@ -240,9 +240,10 @@ describeBrowser('dashboard: the platform text and the journal in words', () => {
     );
     const line = page.locator(`li[data-event="${event.id}"]`);
     await line.waitFor();
-    await expect(line.locator('.event-text').textContent()).resolves.toBe(
-      `${event.actorName} edited a message in #${names.channel}`,
-    );
+    // channel names come with the guild's structure, which may arrive after the line (shown #unknown-channel until then)
+    const said = `${event.actorName} edited a message in #${names.channel}`;
+    await line.locator('.event-text', { hasText: said }).waitFor();
+    await expect(line.locator('.event-text').textContent()).resolves.toBe(said);
     await line.getByText('Details').click();
     const row = line.locator('tr[data-field="content"]');
     await row.waitFor();
